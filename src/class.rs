@@ -1,0 +1,160 @@
+//! Byte classes of RFC 1738 section 5, as one const lookup table.
+//!
+//! Every byte maps to a bit set of the *atoms* it belongs to; each BNF
+//! production that is a set of characters is then a mask over those atoms,
+//! so a membership test is one load and one AND. Only ASCII bytes belong to
+//! any class. `escape` (`"%" hex hex`) and, under the lenient policy, the
+//! unencoded `~` are handled by the scanner (see `url::Cursor::run`), not by
+//! the masks.
+
+/// `lowalpha | hialpha` (the letters).
+const A_ALPHA: u32 = 1 << 0;
+/// `digit`.
+const A_DIGIT: u32 = 1 << 1;
+/// `"A" | ... | "F" | "a" | ... | "f"` (the letters of `hex`).
+const A_HEXLETTER: u32 = 1 << 2;
+const A_DOLLAR: u32 = 1 << 3;
+const A_DASH: u32 = 1 << 4;
+const A_UNDERSCORE: u32 = 1 << 5;
+const A_DOT: u32 = 1 << 6;
+const A_PLUS: u32 = 1 << 7;
+/// `extra = "!" | "*" | "'" | "(" | ")" | ","`
+const A_EXTRA: u32 = 1 << 8;
+const A_SEMI: u32 = 1 << 9;
+const A_SLASH: u32 = 1 << 10;
+const A_QUESTION: u32 = 1 << 11;
+const A_COLON: u32 = 1 << 12;
+const A_AT: u32 = 1 << 13;
+const A_AMP: u32 = 1 << 14;
+const A_EQUALS: u32 = 1 << 15;
+
+/// `alpha = lowalpha | hialpha`
+pub const ALPHA: u32 = A_ALPHA;
+/// `digit = "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9"`
+pub const DIGIT: u32 = A_DIGIT;
+/// `alphadigit = alpha | digit`
+pub const ALPHADIGIT: u32 = A_ALPHA | A_DIGIT;
+/// `hex = digit | "A" | "B" | "C" | "D" | "E" | "F" | "a" | "b" | "c" | "d" | "e" | "f"`
+pub const HEX: u32 = A_DIGIT | A_HEXLETTER;
+/// `safe = "$" | "-" | "_" | "." | "+"`
+pub const SAFE: u32 = A_DOLLAR | A_DASH | A_UNDERSCORE | A_DOT | A_PLUS;
+/// `extra = "!" | "*" | "'" | "(" | ")" | ","`
+pub const EXTRA: u32 = A_EXTRA;
+/// `reserved = ";" | "/" | "?" | ":" | "@" | "&" | "="`
+pub const RESERVED: u32 = A_SEMI | A_SLASH | A_QUESTION | A_COLON | A_AT | A_AMP | A_EQUALS;
+/// `unreserved = alpha | digit | safe | extra`
+pub const UNRESERVED: u32 = ALPHA | DIGIT | SAFE | EXTRA;
+/// `uchar = unreserved | escape` (the `escape` half is left to the scanner)
+pub const UCHAR: u32 = UNRESERVED;
+/// `xchar = unreserved | reserved | escape`
+pub const XCHAR: u32 = UNRESERVED | RESERVED;
+/// `scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]` (any case, section 2.1)
+pub const SCHEME: u32 = A_ALPHA | A_DIGIT | A_PLUS | A_DASH | A_DOT;
+/// `domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit`
+/// (with `hostname = *[ domainlabel "." ] toplabel`: the bytes of a hostname)
+pub const HOSTNAME: u32 = A_ALPHA | A_DIGIT | A_DASH | A_DOT;
+/// `user = *[ uchar | ";" | "?" | "&" | "=" ]`
+pub const USER: u32 = UCHAR | A_SEMI | A_QUESTION | A_AMP | A_EQUALS;
+/// `password = *[ uchar | ";" | "?" | "&" | "=" ]`
+pub const PASSWORD: u32 = USER;
+/// `fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`
+pub const FSEGMENT: u32 = UCHAR | A_QUESTION | A_COLON | A_AT | A_AMP | A_EQUALS;
+/// `psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`
+pub const PSEGMENT: u32 = FSEGMENT;
+/// `hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`
+pub const HSEGMENT: u32 = UCHAR | A_SEMI | A_COLON | A_AT | A_AMP | A_EQUALS;
+/// `search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`
+pub const SEARCH: u32 = HSEGMENT;
+/// `group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]` (the bytes after the first)
+pub const GROUP: u32 = A_ALPHA | A_DIGIT | A_DASH | A_DOT | A_PLUS | A_UNDERSCORE;
+/// `article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host` (the bytes before `@`)
+pub const ARTICLE: u32 = UCHAR | A_SEMI | A_SLASH | A_QUESTION | A_COLON | A_AMP | A_EQUALS;
+/// `fieldname = *[ uchar | "?" | ":" | "@" | "&" ]`
+pub const FIELDNAME: u32 = UCHAR | A_QUESTION | A_COLON | A_AT | A_AMP;
+/// `fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ]`
+pub const FIELDVALUE: u32 = FIELDNAME;
+
+const fn build() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut b = 0usize;
+    while b < 128 {
+        let c = b as u8;
+        let mut m = 0;
+        if c.is_ascii_alphabetic() {
+            m |= A_ALPHA;
+        }
+        if c.is_ascii_digit() {
+            m |= A_DIGIT;
+        }
+        if matches!(c, b'A'..=b'F' | b'a'..=b'f') {
+            m |= A_HEXLETTER;
+        }
+        m |= match c {
+            b'$' => A_DOLLAR,
+            b'-' => A_DASH,
+            b'_' => A_UNDERSCORE,
+            b'.' => A_DOT,
+            b'+' => A_PLUS,
+            b'!' | b'*' | b'\'' | b'(' | b')' | b',' => A_EXTRA,
+            b';' => A_SEMI,
+            b'/' => A_SLASH,
+            b'?' => A_QUESTION,
+            b':' => A_COLON,
+            b'@' => A_AT,
+            b'&' => A_AMP,
+            b'=' => A_EQUALS,
+            _ => 0,
+        };
+        t[b] = m;
+        b += 1;
+    }
+    t
+}
+
+/// The table: `TABLE[b] & MASK != 0` iff byte `b` is in production `MASK`.
+pub static TABLE: [u32; 256] = build();
+
+/// Whether byte `b` belongs to the class `mask` (one of the constants above).
+#[inline(always)]
+pub fn is(b: u8, mask: u32) -> bool {
+    TABLE[b as usize] & mask != 0
+}
+
+/// Value of a `hex` digit, or `None`.
+#[inline]
+pub fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn members(mask: u32) -> String {
+        (0u8..=255).filter(|&b| is(b, mask)).map(|b| b as char).collect()
+    }
+
+    #[test]
+    fn section5_sets() {
+        assert_eq!(members(SAFE), "$+-._");
+        assert_eq!(members(EXTRA), "!'()*,");
+        assert_eq!(members(RESERVED), "&/:;=?@");
+        assert_eq!(members(HEX), "0123456789ABCDEFabcdef");
+        assert_eq!(members(UNRESERVED).len(), 26 * 2 + 10 + 5 + 6);
+        assert!(!is(b'~', XCHAR) && !is(b'%', XCHAR) && !is(b'#', XCHAR));
+        assert_eq!(members(GROUP).len(), 62 + 4);
+        assert!(is(b'@', FSEGMENT) && !is(b';', FSEGMENT) && !is(b'/', FSEGMENT));
+        assert!(is(b';', HSEGMENT) && !is(b'?', HSEGMENT));
+        assert!(is(b'/', ARTICLE) && !is(b'@', ARTICLE));
+        assert!(!is(b'=', FIELDNAME) && !is(b';', FIELDNAME));
+        assert!(!is(b':', USER) && !is(b'@', USER) && is(b'?', USER));
+        for b in 128..=255u8 {
+            assert_eq!(TABLE[b as usize], 0);
+        }
+    }
+}

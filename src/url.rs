@@ -1,0 +1,417 @@
+//! The URL type: a validated RFC 1738 URL borrowed from the input, with the
+//! offsets of its parts (no allocation).
+
+mod ftp;
+mod parser;
+mod specific;
+
+pub use ftp::{Ftp, FtpCommand, FtpType};
+pub use specific::{Gopher, Http, News, Prospero, ProsperoFields, Specific, Wais};
+
+use crate::error::{ErrorKind, ParseError};
+use crate::warning::Warnings;
+use std::fmt;
+
+/// Which grammar to accept (extraction contract, rule 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Exactly the RFC 1738 section 5 grammar.
+    Strict,
+    /// The grammar plus an unencoded `~` wherever an unreserved character
+    /// may stand, and `/` and `?` inside an http search part (each warned).
+    #[default]
+    Lenient,
+}
+
+/// The schemes of RFC 1738 section 3 (and `Other` for `genericurl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// `http` (3.3)
+    Http,
+    /// `ftp` (3.2)
+    Ftp,
+    /// `gopher` (3.4)
+    Gopher,
+    /// `mailto` (3.5)
+    Mailto,
+    /// `news` (3.6)
+    News,
+    /// `nntp` (3.7)
+    Nntp,
+    /// `telnet` (3.8)
+    Telnet,
+    /// `wais` (3.9)
+    Wais,
+    /// `file` (3.10)
+    File,
+    /// `prospero` (3.11)
+    Prospero,
+    /// Any other scheme: `genericurl = scheme ":" schemepart`.
+    Other,
+}
+
+impl Scheme {
+    /// The scheme for a name, matched without regard to case (2.1).
+    pub fn from_name(name: &[u8]) -> Scheme {
+        const KNOWN: [(&[u8], Scheme); 10] = [
+            (b"http", Scheme::Http),
+            (b"ftp", Scheme::Ftp),
+            (b"gopher", Scheme::Gopher),
+            (b"mailto", Scheme::Mailto),
+            (b"news", Scheme::News),
+            (b"nntp", Scheme::Nntp),
+            (b"telnet", Scheme::Telnet),
+            (b"wais", Scheme::Wais),
+            (b"file", Scheme::File),
+            (b"prospero", Scheme::Prospero),
+        ];
+        KNOWN
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map_or(Scheme::Other, |&(_, s)| s)
+    }
+
+    /// The lower-case name (`"other"` for [`Scheme::Other`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Http => "http",
+            Scheme::Ftp => "ftp",
+            Scheme::Gopher => "gopher",
+            Scheme::Mailto => "mailto",
+            Scheme::News => "news",
+            Scheme::Nntp => "nntp",
+            Scheme::Telnet => "telnet",
+            Scheme::Wais => "wais",
+            Scheme::File => "file",
+            Scheme::Prospero => "prospero",
+            Scheme::Other => "other",
+        }
+    }
+
+    /// The default port of section 3.
+    pub fn default_port(self) -> Option<u16> {
+        match self {
+            Scheme::Ftp => Some(21),
+            Scheme::Http => Some(80),
+            Scheme::Gopher => Some(70),
+            Scheme::Nntp => Some(119),
+            Scheme::Telnet => Some(23),
+            Scheme::Wais => Some(210),
+            Scheme::Prospero => Some(1525),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A byte range of the input; `start == NONE` when absent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    pub(crate) const ABSENT: Span = Span { start: NONE, end: NONE };
+
+    pub(crate) fn new(start: usize, end: usize) -> Span {
+        Span { start: start as u32, end: end as u32 }
+    }
+
+    fn get(self, s: &str) -> Option<&str> {
+        if self.start == NONE {
+            None
+        } else {
+            s.get(self.start as usize..self.end as usize)
+        }
+    }
+}
+
+/// The offsets of a parsed URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Parts {
+    /// Offset of the `:` after the scheme.
+    pub(crate) scheme_end: u32,
+    pub(crate) scheme: Scheme,
+    pub(crate) policy: Policy,
+    pub(crate) user: Span,
+    pub(crate) password: Span,
+    pub(crate) host: Span,
+    pub(crate) port: Span,
+    pub(crate) host_number: bool,
+    /// Offset of the `/` that starts the url-path, or `NONE`.
+    pub(crate) slash: u32,
+    /// Offset of `#`, or the input length.
+    pub(crate) body_end: u32,
+    pub(crate) warnings: Warnings,
+}
+
+/// Saturating value of a digit string.
+pub(crate) fn digits_value(d: &[u8]) -> u32 {
+    d.iter().fold(0u32, |v, &b| {
+        v.saturating_mul(10).saturating_add(u32::from(b.wrapping_sub(b'0')))
+    })
+}
+
+/// A host (section 3.1): a domain name or a dotted IP number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Host<'a> {
+    /// `hostname = *[ domainlabel "." ] toplabel`
+    Name(&'a str),
+    /// `hostnumber = digits "." digits "." digits "." digits`
+    Number(&'a str),
+}
+
+impl<'a> Host<'a> {
+    /// The host as written.
+    pub fn as_str(&self) -> &'a str {
+        match *self {
+            Host::Name(s) | Host::Number(s) => s,
+        }
+    }
+
+    /// The four octets of a hostnumber; `None` for a name or a group > 255.
+    pub fn octets(&self) -> Option<[u8; 4]> {
+        let Host::Number(s) = *self else { return None };
+        let mut out = [0u8; 4];
+        let mut it = s.split('.');
+        for o in &mut out {
+            let v = digits_value(it.next()?.as_bytes());
+            *o = u8::try_from(v).ok()?;
+        }
+        Some(out)
+    }
+}
+
+impl fmt::Display for Host<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A URL valid under RFC 1738 section 5 (optionally with `#fragment`),
+/// borrowed from its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Url<'a> {
+    s: &'a str,
+    p: Parts,
+}
+
+impl<'a> Url<'a> {
+    /// Parses under the lenient policy.
+    pub fn parse(input: &'a str) -> Result<Url<'a>, ParseError> {
+        Url::parse_with(input.as_bytes(), Policy::Lenient)
+    }
+
+    /// Parses bytes under the lenient policy.
+    pub fn parse_bytes(input: &'a [u8]) -> Result<Url<'a>, ParseError> {
+        Url::parse_with(input, Policy::Lenient)
+    }
+
+    /// Parses bytes under `policy`.
+    pub fn parse_with(input: &'a [u8], policy: Policy) -> Result<Url<'a>, ParseError> {
+        let p = parser::parse(input, policy)?;
+        // A valid URL is ASCII, so this cannot fail; no `unsafe` needed.
+        let s = std::str::from_utf8(input)
+            .map_err(|e| ParseError::new(e.valid_up_to(), ErrorKind::NonAscii, "url"))?;
+        Ok(Url { s, p })
+    }
+
+    /// The whole URL as given, fragment included.
+    pub fn as_str(&self) -> &'a str {
+        self.s
+    }
+
+    /// The policy it was parsed under.
+    pub fn policy(&self) -> Policy {
+        self.p.policy
+    }
+
+    /// The scheme name as written.
+    pub fn scheme(&self) -> &'a str {
+        &self.s[..self.p.scheme_end as usize]
+    }
+
+    /// The scheme.
+    pub fn scheme_kind(&self) -> Scheme {
+        self.p.scheme
+    }
+
+    /// The user name (3.1); `ftp://@host.com/` gives `Some("")`.
+    pub fn user(&self) -> Option<&'a str> {
+        self.p.user.get(self.s)
+    }
+
+    /// The password (3.1); `ftp://foo:@host.com/` gives `Some("")`.
+    pub fn password(&self) -> Option<&'a str> {
+        self.p.password.get(self.s)
+    }
+
+    /// The host, if the scheme has one (news articles: the host after `@`).
+    pub fn host(&self) -> Option<Host<'a>> {
+        let h = self.host_str()?;
+        Some(if self.p.host_number { Host::Number(h) } else { Host::Name(h) })
+    }
+
+    /// The host as written.
+    pub fn host_str(&self) -> Option<&'a str> {
+        self.p.host.get(self.s)
+    }
+
+    /// The port digits as written.
+    pub fn port_str(&self) -> Option<&'a str> {
+        self.p.port.get(self.s)
+    }
+
+    /// The port value (saturating at `u32::MAX`).
+    pub fn port(&self) -> Option<u32> {
+        self.port_str().map(|d| digits_value(d.as_bytes()))
+    }
+
+    /// The explicit port, else the scheme's default (only if there is a host).
+    pub fn port_or_default(&self) -> Option<u32> {
+        self.port().or_else(|| {
+            self.host_str()?;
+            self.p.scheme.default_port().map(u32::from)
+        })
+    }
+
+    /// The url-path: the text after the `/` that follows the hostport, up
+    /// to `#` (for ftp including `;type=`, for http including `?search`).
+    pub fn path(&self) -> Option<&'a str> {
+        if self.p.slash == NONE {
+            None
+        } else {
+            Some(&self.s[self.p.slash as usize + 1..self.p.body_end as usize])
+        }
+    }
+
+    /// The text after `#`.
+    pub fn fragment(&self) -> Option<&'a str> {
+        let e = self.p.body_end as usize;
+        if e < self.s.len() {
+            Some(&self.s[e + 1..])
+        } else {
+            None
+        }
+    }
+
+    /// The scheme-specific part: after `scheme:`, before `#`.
+    pub fn schemepart(&self) -> &'a str {
+        &self.s[self.p.scheme_end as usize + 1..self.p.body_end as usize]
+    }
+
+    /// The warnings (section 6, lenient deviations).
+    pub fn warnings(&self) -> Warnings {
+        self.p.warnings
+    }
+
+    /// The typed scheme-specific view.
+    pub fn specific(&self) -> Specific<'a> {
+        specific::specific(self)
+    }
+
+    /// The parts named as in RFC 1738, in URL order (for JSON output).
+    pub fn components(&self) -> Vec<(&'static str, &'a str)> {
+        specific::components(self)
+    }
+
+    /// A normalized form: scheme and host in lower case, a default port
+    /// dropped, escapes of unreserved characters decoded, other escapes'
+    /// hex digits in upper case.
+    pub fn normalized(&self) -> String {
+        let b = self.s.as_bytes();
+        let mut out = String::with_capacity(b.len());
+        out.push_str(&self.scheme().to_ascii_lowercase());
+        let (hs, he) = match self.p.host.start {
+            NONE => (usize::MAX, usize::MAX),
+            s => (s as usize, self.p.host.end as usize),
+        };
+        let drop_port = match (self.port(), self.p.scheme.default_port()) {
+            (Some(v), Some(d)) => v == u32::from(d),
+            _ => false,
+        };
+        let mut i = self.p.scheme_end as usize;
+        while i < b.len() {
+            if drop_port && i + 1 == self.p.port.start as usize {
+                i = self.p.port.end as usize;
+                continue;
+            }
+            let c = b[i];
+            if c == b'%' && i + 2 < b.len() {
+                if let (Some(h), Some(l)) =
+                    (crate::class::hex_val(b[i + 1]), crate::class::hex_val(b[i + 2]))
+                {
+                    let v = h << 4 | l;
+                    if crate::class::is(v, crate::class::UNRESERVED) {
+                        out.push(v as char);
+                    } else {
+                        out.push('%');
+                        out.push(b[i + 1].to_ascii_uppercase() as char);
+                        out.push(b[i + 2].to_ascii_uppercase() as char);
+                    }
+                    i += 3;
+                    continue;
+                }
+            }
+            out.push(if (hs..he).contains(&i) { c.to_ascii_lowercase() } else { c } as char);
+            i += 1;
+        }
+        out
+    }
+
+    pub(crate) fn parts(&self) -> &Parts {
+        &self.p
+    }
+}
+
+impl fmt::Display for Url<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.s)
+    }
+}
+
+impl AsRef<str> for Url<'_> {
+    fn as_ref(&self) -> &str {
+        self.s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scheme_names() {
+        assert_eq!(Scheme::from_name(b"HTTP"), Scheme::Http);
+        assert_eq!(Scheme::from_name(b"Prospero"), Scheme::Prospero);
+        assert_eq!(Scheme::from_name(b"https"), Scheme::Other);
+        assert_eq!(Scheme::Wais.default_port(), Some(210));
+        assert_eq!(Scheme::Mailto.default_port(), None);
+        assert_eq!(Policy::default(), Policy::Lenient);
+    }
+
+    #[test]
+    fn accessors() {
+        let u = Url::parse("ftp://foo:@Host.COM:21/a%7e/b;type=i#x").unwrap();
+        assert_eq!(u.user(), Some("foo"));
+        assert_eq!(u.password(), Some(""));
+        assert_eq!(u.host_str(), Some("Host.COM"));
+        assert_eq!(u.port(), Some(21));
+        assert_eq!(u.path(), Some("a%7e/b;type=i"));
+        assert_eq!(u.fragment(), Some("x"));
+        assert_eq!(u.normalized(), "ftp://foo:@host.com/a%7E/b;type=i#x");
+        let u = Url::parse("ftp://@host.com/").unwrap();
+        assert_eq!(u.user(), Some(""));
+        assert_eq!(Url::parse("ftp://host.com/").unwrap().user(), None);
+        let u = Url::parse("HTTP://10.0.0.300:8080/%41").unwrap();
+        assert_eq!(u.host(), Some(Host::Number("10.0.0.300")));
+        assert_eq!(u.host().unwrap().octets(), None);
+        assert_eq!(u.normalized(), "http://10.0.0.300:8080/A");
+        assert_eq!(Url::parse("http://1.2.3.4/").unwrap().host().unwrap().octets(), Some([1, 2, 3, 4]));
+        assert_eq!(u.port_or_default(), Some(8080));
+        assert_eq!(Url::parse("gopher://h").unwrap().port_or_default(), Some(70));
+        assert_eq!(Url::parse("http://h:80/").unwrap().normalized(), "http://h/");
+    }
+}

@@ -1,0 +1,638 @@
+//! The hand-written section 5 parser: one function per production, a small
+//! cursor, byte tables from [`crate::class`], no allocation, no panics.
+//!
+//! Error offsets follow the DFA rule (see [`crate::ErrorKind`]): where a
+//! production is ambiguous (`login`: `user[:password]@` versus `hostport`,
+//! `grouppart`: `group` versus `article`) both readings are followed and
+//! the later death wins, exactly like a DFA for the grammar.
+
+use super::{Parts, Policy, Scheme, Span};
+use crate::class::{self, hex_val, is};
+use crate::error::{ErrorKind, ParseError};
+use crate::warning::{WarningKind, Warnings};
+
+type R<T> = Result<T, ParseError>;
+
+/// The later of two errors (the DFA dies only when every reading has died);
+/// on a tie the first one, the primary reading.
+fn later(a: ParseError, b: ParseError) -> ParseError {
+    if b.offset() > a.offset() {
+        b
+    } else {
+        a
+    }
+}
+
+pub(super) struct Cursor<'a> {
+    s: &'a [u8],
+    pos: usize,
+    lenient: bool,
+    pub(super) w: Warnings,
+    rule: &'static str,
+    scheme: Scheme,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        if self.peek() == Some(b) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Error at the cursor: `Incomplete` at the end of input, `NonAscii`
+    /// on a byte >= 0x80, else `kind`.
+    #[cold]
+    #[inline(never)]
+    fn err(&self, kind: ErrorKind, rule: &'static str) -> ParseError {
+        let kind = match self.peek() {
+            None => ErrorKind::Incomplete,
+            Some(b) if b >= 0x80 => ErrorKind::NonAscii,
+            Some(_) => kind,
+        };
+        ParseError::new(self.pos, kind, rule)
+    }
+
+    /// The current production cannot take the byte at the cursor.
+    #[cold]
+    #[inline(never)]
+    fn unexpected(&self) -> ParseError {
+        if self.rule == "port" {
+            self.err(ErrorKind::PortNotDigits, "port")
+        } else {
+            self.err(ErrorKind::Unexpected, self.rule)
+        }
+    }
+
+    /// `escape = "%" hex hex` (section 2.2), cursor on the `%`.
+    fn escape(&mut self) -> R<()> {
+        let p = self.pos;
+        let mut v = 0u8;
+        for k in 1..=2 {
+            self.pos = p + k;
+            match self.peek().and_then(hex_val) {
+                Some(h) => v = v << 4 | h,
+                None => return Err(self.err(ErrorKind::BadEscape, "escape")),
+            }
+        }
+        if v < 0x20 || v == 0x7f {
+            self.w.add(WarningKind::EncodedControl, p);
+        }
+        self.pos = p + 3;
+        Ok(())
+    }
+
+    /// `*[ <mask> ]` for a production built on `uchar`: the bytes of `mask`,
+    /// escapes, and under the lenient policy an unencoded `~` (warned).
+    fn run(&mut self, mask: u32, rule: &'static str) -> R<()> {
+        self.rule = rule;
+        while let Some(b) = self.peek() {
+            if is(b, mask) {
+                self.pos += 1;
+            } else if b == b'%' {
+                self.escape()?;
+            } else if b == b'~' && self.lenient {
+                self.w.add(WarningKind::Tilde, self.pos);
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn expect(&mut self, b: u8, kind: ErrorKind, rule: &'static str) -> R<()> {
+        if self.eat(b) {
+            Ok(())
+        } else {
+            Err(self.err(kind, rule))
+        }
+    }
+
+    /// `"//"` of `ip-schemepart` (section 3.1).
+    fn slashes(&mut self) -> R<()> {
+        self.expect(b'/', ErrorKind::MissingSlashes, "ip-schemepart")?;
+        self.expect(b'/', ErrorKind::MissingSlashes, "ip-schemepart")
+    }
+
+    /// The end of the scheme-specific part: end of input, or `"#" *xchar`.
+    fn end(&mut self, p: &mut Parts) -> R<()> {
+        match self.peek() {
+            None => {
+                p.body_end = self.s.len() as u32;
+                Ok(())
+            }
+            Some(b'#') => {
+                p.body_end = self.pos as u32;
+                self.pos += 1;
+                self.run(class::XCHAR, "fragment")?;
+                if self.pos == self.s.len() {
+                    Ok(())
+                } else {
+                    Err(self.unexpected())
+                }
+            }
+            Some(_) => Err(self.unexpected()),
+        }
+    }
+
+    /// `host = hostname | hostnumber` (section 3.1, section 5):
+    /// `hostname = *[ domainlabel "." ] toplabel`,
+    /// `hostnumber = digits "." digits "." digits "." digits`.
+    /// Returns whether it is a hostnumber.
+    fn host(&mut self) -> R<bool> {
+        self.rule = "host";
+        let start = self.pos;
+        let mut label = start;
+        let mut dots = 0u32;
+        let mut all_digits = true; // every finished label is digits only
+        let mut cur_digits = true;
+        let mut last = 0u8;
+        while let Some(b) = self.peek() {
+            if is(b, class::ALPHADIGIT) {
+                cur_digits &= is(b, class::DIGIT);
+            } else if b == b'-' {
+                if self.pos == label {
+                    return Err(self.err(ErrorKind::LabelStart, "hostname"));
+                }
+                cur_digits = false;
+            } else if b == b'.' {
+                if self.pos == label {
+                    return Err(self.err(ErrorKind::LabelStart, "hostname"));
+                }
+                if last == b'-' {
+                    return Err(self.err(ErrorKind::LabelEnd, "hostname"));
+                }
+                all_digits &= cur_digits;
+                cur_digits = true;
+                dots += 1;
+                label = self.pos + 1;
+            } else {
+                break;
+            }
+            last = b;
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return Err(self.err(ErrorKind::HostEmpty, "host"));
+        }
+        if self.pos == label {
+            return Err(self.err(ErrorKind::TrailingDot, "hostname"));
+        }
+        if last == b'-' {
+            return Err(self.err(ErrorKind::LabelEnd, "hostname"));
+        }
+        if is(self.s[label], class::ALPHA) {
+            return Ok(false);
+        }
+        if all_digits && cur_digits && dots == 3 {
+            self.hostnumber_range(start);
+            return Ok(true);
+        }
+        Err(self.err(ErrorKind::TopLabel, "hostname"))
+    }
+
+    /// Section 6-style sanity: a hostnumber group above 255 is warned.
+    fn hostnumber_range(&mut self, start: usize) {
+        let mut g = start;
+        let mut v = 0u32;
+        for i in start..=self.pos {
+            match self.s.get(i) {
+                Some(&d) if d.is_ascii_digit() && i < self.pos => {
+                    v = v.saturating_mul(10).saturating_add(u32::from(d - b'0'));
+                }
+                _ => {
+                    if v > 255 {
+                        self.w.add(WarningKind::HostnumberRange, g);
+                    }
+                    v = 0;
+                    g = i + 1;
+                }
+            }
+        }
+    }
+
+    /// `hostport = host [ ":" port ]`, `port = digits` (section 3.1).
+    fn hostport(&mut self, p: &mut Parts) -> R<()> {
+        let hs = self.pos;
+        p.host_number = self.host()?;
+        p.host = Span::new(hs, self.pos);
+        if self.eat(b':') {
+            let ps = self.pos;
+            while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                self.pos += 1;
+            }
+            if self.pos == ps {
+                let kind = match self.peek() {
+                    Some(b'/' | b'#') => ErrorKind::PortEmpty,
+                    _ => ErrorKind::PortNotDigits,
+                };
+                return Err(self.err(kind, "port"));
+            }
+            p.port = Span::new(ps, self.pos);
+            self.rule = "port";
+            self.port_warnings(ps);
+        }
+        Ok(())
+    }
+
+    fn port_warnings(&mut self, ps: usize) {
+        let v = super::digits_value(&self.s[ps..self.pos]);
+        if v > 65535 {
+            self.w.add(WarningKind::PortRange, ps);
+        }
+        if let Some(d) = self.scheme.default_port() {
+            if v != u32::from(d) {
+                self.w.add(WarningKind::NonDefaultPort, ps);
+                if v < 1024 {
+                    self.w.add(WarningKind::ReservedPort, ps);
+                }
+            }
+        }
+    }
+
+    /// `login = [ user [ ":" password ] "@" ] hostport` (section 3.1).
+    /// When the hostport reading is taken, returns where the user reading
+    /// died, for the caller to combine with later errors.
+    fn login(&mut self, p: &mut Parts) -> R<Option<ParseError>> {
+        let start = self.pos;
+        let saved = self.w;
+        let mut colon = None;
+        let user = loop {
+            let rule = if colon.is_some() { "password" } else { "user" };
+            if let Err(e) = self.run(class::USER, rule) {
+                break Err(e);
+            }
+            match self.peek() {
+                Some(b':') if colon.is_none() => {
+                    colon = Some(self.pos);
+                    self.pos += 1;
+                }
+                Some(b'@') => break Ok(self.pos),
+                _ => break Err(self.unexpected()),
+            }
+        };
+        match user {
+            Ok(at) => {
+                match colon {
+                    Some(c) => {
+                        p.user = Span::new(start, c);
+                        p.password = Span::new(c + 1, at);
+                        if at > c + 1 {
+                            self.w.add(WarningKind::Password, c + 1);
+                        }
+                    }
+                    None => p.user = Span::new(start, at),
+                }
+                self.pos = at + 1;
+                self.hostport(p)?;
+                Ok(None)
+            }
+            Err(ue) => {
+                self.pos = start;
+                self.w = saved;
+                match self.hostport(p) {
+                    Ok(()) => Ok(Some(ue)),
+                    Err(he) => Err(later(he, ue)),
+                }
+            }
+        }
+    }
+
+    fn mark_slash(&mut self, p: &mut Parts) {
+        p.slash = self.pos as u32;
+        self.pos += 1;
+    }
+
+    /// `fpath = fsegment *[ "/" fsegment ]` (also `ppath`, section 3.2.2).
+    fn fpath(&mut self, rule: &'static str) -> R<()> {
+        loop {
+            self.run(class::FSEGMENT, rule)?;
+            if !self.eat(b'/') {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `httpurl = "http://" hostport [ "/" hpath [ "?" search ]]` (3.3).
+    fn http(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        let auth = self.pos;
+        self.http_rest(p).map_err(|e| {
+            // Section 6 / contract rule 7: user info in http is invalid.
+            let region = &self.s[auth..];
+            let stop = region
+                .iter()
+                .position(|&b| matches!(b, b'/' | b'#'))
+                .unwrap_or(region.len());
+            match region[..stop].iter().position(|&b| b == b'@') {
+                Some(at) if e.offset() <= auth + at => {
+                    e.with_kind(ErrorKind::HttpUserinfo, "http")
+                }
+                _ => e,
+            }
+        })
+    }
+
+    fn http_rest(&mut self, p: &mut Parts) -> R<()> {
+        self.hostport(p)?;
+        if self.peek() == Some(b'/') {
+            self.mark_slash(p);
+            loop {
+                self.run(class::HSEGMENT, "hsegment")?;
+                if !self.eat(b'/') {
+                    break;
+                }
+            }
+            if self.eat(b'?') {
+                loop {
+                    self.run(class::SEARCH, "search")?;
+                    match self.peek() {
+                        Some(b'/') if self.lenient => {
+                            self.w.add(WarningKind::SearchSlash, self.pos);
+                        }
+                        Some(b'?') if self.lenient => {
+                            self.w.add(WarningKind::SearchQuestion, self.pos);
+                        }
+                        _ => break,
+                    }
+                    self.pos += 1;
+                }
+            }
+        }
+        self.end(p)
+    }
+
+    /// `ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]` (3.2).
+    fn ftp(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        let fallback = self.login(p)?;
+        self.ftp_rest(p)
+            .map_err(|e| fallback.map_or(e, |u| later(e, u)))
+    }
+
+    fn ftp_rest(&mut self, p: &mut Parts) -> R<()> {
+        if self.peek() == Some(b'/') {
+            self.mark_slash(p);
+            self.fpath("fsegment")?;
+            if self.peek() == Some(b';') {
+                for &b in b";type=" {
+                    self.expect(b, ErrorKind::FtpType, "ftptype")?;
+                }
+                match self.peek() {
+                    Some(b'A' | b'I' | b'D' | b'a' | b'i' | b'd') => self.pos += 1,
+                    _ => return Err(self.err(ErrorKind::FtpType, "ftptype")),
+                }
+                self.rule = "ftptype";
+            }
+        }
+        self.end(p)
+    }
+
+    /// `gopherurl = "gopher://" hostport [ / [ gtype [ selector
+    /// [ "%09" search [ "%09" gopher+_string ] ] ] ] ]` (3.4): after the
+    /// `/`, any `*xchar`.
+    fn gopher(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        self.hostport(p)?;
+        if self.peek() == Some(b'/') {
+            self.mark_slash(p);
+            self.run(class::XCHAR, "selector")?;
+        }
+        self.end(p)
+    }
+
+    /// `mailtourl = "mailto:" encoded822addr`, `encoded822addr = 1*xchar` (3.5).
+    fn mailto(&mut self, p: &mut Parts) -> R<()> {
+        let start = self.pos;
+        self.run(class::XCHAR, "encoded822addr")?;
+        if self.pos == start {
+            return Err(self.unexpected());
+        }
+        self.end(p)
+    }
+
+    /// `newsurl = "news:" grouppart`, `grouppart = "*" | group | article`,
+    /// `article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host` (3.6).
+    fn news(&mut self, p: &mut Parts) -> R<()> {
+        let start = self.pos;
+        // Every group byte (and "*") is also an article byte: scan as article.
+        self.run(class::ARTICLE, "article")?;
+        let u = self.pos;
+        if u > start && self.peek() == Some(b'@') {
+            self.pos += 1;
+            let hs = self.pos;
+            p.host_number = self.host()?;
+            p.host = Span::new(hs, self.pos);
+            return self.end(p);
+        }
+        let region = &self.s[start..u];
+        let group = region == b"*"
+            || (region.first().is_some_and(|&b| is(b, class::ALPHA))
+                && region[1..].iter().all(|&b| is(b, class::GROUP)));
+        if group && matches!(self.peek(), None | Some(b'#')) {
+            return self.end(p);
+        }
+        self.rule = if group { "grouppart" } else { "article" };
+        Err(self.unexpected())
+    }
+
+    /// `group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]`
+    fn group(&mut self) -> R<()> {
+        self.rule = "group";
+        if !self.peek().is_some_and(|b| is(b, class::ALPHA)) {
+            return Err(self.unexpected());
+        }
+        while self.peek().is_some_and(|b| is(b, class::GROUP)) {
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    /// `nntpurl = "nntp://" hostport "/" group [ "/" digits ]` (3.7).
+    fn nntp(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        self.hostport(p)?;
+        if self.peek() != Some(b'/') {
+            return Err(self.unexpected());
+        }
+        self.mark_slash(p);
+        self.group()?;
+        if self.eat(b'/') {
+            self.rule = "digits";
+            let ds = self.pos;
+            while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                self.pos += 1;
+            }
+            if self.pos == ds {
+                return Err(self.unexpected());
+            }
+        }
+        self.end(p)
+    }
+
+    /// `telneturl = "telnet://" login [ "/" ]` (3.8).
+    fn telnet(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        let fallback = self.login(p)?;
+        let rest = if self.peek() == Some(b'/') {
+            self.mark_slash(p);
+            self.rule = "telneturl";
+            self.end(p)
+        } else {
+            self.end(p)
+        };
+        rest.map_err(|e| fallback.map_or(e, |u| later(e, u)))
+    }
+
+    /// `waisurl = waisdatabase | waisindex | waisdoc` (3.9):
+    /// `"wais://" hostport "/" database [ "?" search | "/" wtype "/" wpath ]`.
+    fn wais(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        self.hostport(p)?;
+        if self.peek() != Some(b'/') {
+            return Err(self.unexpected());
+        }
+        self.mark_slash(p);
+        self.run(class::UCHAR, "database")?;
+        if self.eat(b'?') {
+            self.run(class::SEARCH, "search")?;
+        } else if self.eat(b'/') {
+            self.run(class::UCHAR, "wtype")?;
+            if !self.eat(b'/') {
+                return Err(self.unexpected());
+            }
+            self.run(class::UCHAR, "wpath")?;
+        }
+        self.end(p)
+    }
+
+    /// `fileurl = "file://" [ host | "localhost" ] "/" fpath` (3.10).
+    fn file(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        if self.peek() != Some(b'/') {
+            let hs = self.pos;
+            p.host_number = self.host()?;
+            p.host = Span::new(hs, self.pos);
+        }
+        if self.peek() != Some(b'/') {
+            return Err(self.unexpected());
+        }
+        self.mark_slash(p);
+        self.fpath("fsegment")?;
+        self.end(p)
+    }
+
+    /// `prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]`,
+    /// `fieldspec = ";" fieldname "=" fieldvalue` (3.11).
+    fn prospero(&mut self, p: &mut Parts) -> R<()> {
+        self.slashes()?;
+        self.hostport(p)?;
+        if self.peek() != Some(b'/') {
+            return Err(self.unexpected());
+        }
+        self.mark_slash(p);
+        self.fpath("psegment")?;
+        while self.eat(b';') {
+            self.run(class::FIELDNAME, "fieldname")?;
+            if !self.eat(b'=') {
+                return Err(self.unexpected());
+            }
+            self.run(class::FIELDVALUE, "fieldvalue")?;
+        }
+        self.end(p)
+    }
+
+    /// `genericurl = scheme ":" schemepart`, `schemepart = *xchar |
+    /// ip-schemepart` (2.1, 3.1). Validity is `*xchar`; the ip-schemepart
+    /// reading, when it fits, only adds the login and path parts.
+    fn generic(&mut self, p: &mut Parts) -> R<()> {
+        let start = self.pos;
+        self.run(class::XCHAR, "schemepart")?;
+        self.end(p)?;
+        let body = p.body_end as usize;
+        if self.s[start..body].starts_with(b"//") {
+            let mut sub = Cursor {
+                s: &self.s[..body],
+                pos: start + 2,
+                lenient: self.lenient,
+                w: self.w,
+                rule: "login",
+                scheme: Scheme::Other,
+            };
+            let mut q = *p;
+            if sub.login(&mut q).is_ok() && matches!(sub.peek(), None | Some(b'/')) {
+                if sub.peek() == Some(b'/') {
+                    q.slash = sub.pos as u32;
+                }
+                *p = q;
+                self.w = sub.w;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses a whole URL into its parts.
+pub(super) fn parse(s: &[u8], policy: Policy) -> R<Parts> {
+    if s.len() >= u32::MAX as usize {
+        return Err(ParseError::new(u32::MAX as usize, ErrorKind::TooLong, "url"));
+    }
+    // scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (2.1, any case)
+    let mut i = 0;
+    while i < s.len() && is(s[i], class::SCHEME) {
+        i += 1;
+    }
+    match s.get(i) {
+        None => return Err(ParseError::new(i, ErrorKind::SchemeMissingColon, "scheme")),
+        Some(b':') if i > 0 => {}
+        Some(_) if i == 0 => return Err(ParseError::new(0, ErrorKind::SchemeEmpty, "scheme")),
+        Some(&b) => {
+            let kind = if b >= 0x80 { ErrorKind::NonAscii } else { ErrorKind::SchemeChar };
+            return Err(ParseError::new(i, kind, "scheme"));
+        }
+    }
+    let scheme = Scheme::from_name(&s[..i]);
+    let mut p = Parts {
+        scheme_end: i as u32,
+        scheme,
+        policy,
+        user: Span::ABSENT,
+        password: Span::ABSENT,
+        host: Span::ABSENT,
+        port: Span::ABSENT,
+        host_number: false,
+        slash: super::NONE,
+        body_end: s.len() as u32,
+        warnings: Warnings::default(),
+    };
+    let mut c = Cursor {
+        s,
+        pos: i + 1,
+        lenient: policy == Policy::Lenient,
+        w: Warnings::default(),
+        rule: "schemepart",
+        scheme,
+    };
+    match scheme {
+        Scheme::Http => c.http(&mut p)?,
+        Scheme::Ftp => c.ftp(&mut p)?,
+        Scheme::Gopher => c.gopher(&mut p)?,
+        Scheme::Mailto => c.mailto(&mut p)?,
+        Scheme::News => c.news(&mut p)?,
+        Scheme::Nntp => c.nntp(&mut p)?,
+        Scheme::Telnet => c.telnet(&mut p)?,
+        Scheme::Wais => c.wais(&mut p)?,
+        Scheme::File => c.file(&mut p)?,
+        Scheme::Prospero => c.prospero(&mut p)?,
+        Scheme::Other => c.generic(&mut p)?,
+    }
+    p.warnings = c.w;
+    Ok(p)
+}
