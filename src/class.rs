@@ -136,7 +136,10 @@ mod tests {
     use super::*;
 
     fn members(mask: u32) -> String {
-        (0u8..=255).filter(|&b| is(b, mask)).map(|b| b as char).collect()
+        (0u8..=255)
+            .filter(|&b| is(b, mask))
+            .map(|b| b as char)
+            .collect()
     }
 
     #[test]

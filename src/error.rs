@@ -117,7 +117,13 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} at byte {}", self.rule, self.kind.reason(), self.offset)
+        write!(
+            f,
+            "{}: {} at byte {}",
+            self.rule,
+            self.kind.reason(),
+            self.offset
+        )
     }
 }
 

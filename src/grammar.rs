@@ -46,18 +46,29 @@ pub fn expressions(policy: Policy) -> Vec<(&'static str, String)> {
     let hsearch = format!("(?:{uchar}|[;:@&={}])*", if lenient { "/?" } else { "" });
     let group = r"[A-Za-z][A-Za-z0-9\-.+_]*";
     vec![
-        ("http", format!(r"//{hostport}(?:/{hsegment}(?:/{hsegment})*(?:\?{hsearch})?)?")),
+        (
+            "http",
+            format!(r"//{hostport}(?:/{hsegment}(?:/{hsegment})*(?:\?{hsearch})?)?"),
+        ),
         ("ftp", format!(r"//{login}(?:/{fpath}(?:;type=[AIDaid])?)?")),
         ("gopher", format!(r"//{hostport}(?:/{xchar}*)?")),
         ("mailto", format!(r"{xchar}+")),
-        ("news", format!(r"(?:\*|{group}|(?:{uchar}|[;/?:&=])+@{host})")),
+        (
+            "news",
+            format!(r"(?:\*|{group}|(?:{uchar}|[;/?:&=])+@{host})"),
+        ),
         ("nntp", format!(r"//{hostport}/{group}(?:/[0-9]+)?")),
         ("telnet", format!(r"//{login}/?")),
-        ("wais", format!(r"//{hostport}/{uchar}*(?:\?{search}|/{uchar}*/{uchar}*)?")),
+        (
+            "wais",
+            format!(r"//{hostport}/{uchar}*(?:\?{search}|/{uchar}*/{uchar}*)?"),
+        ),
         ("file", format!(r"//(?:{host})?/{fpath}")),
         (
             "prospero",
-            format!(r"//{hostport}/{fsegment}(?:/{fsegment})*(?:;(?:{uchar}|[?:@&])*=(?:{uchar}|[?:@&])*)*"),
+            format!(
+                r"//{hostport}/{fsegment}(?:/{fsegment})*(?:;(?:{uchar}|[?:@&])*=(?:{uchar}|[?:@&])*)*"
+            ),
         ),
         ("generic", format!("{xchar}*")),
     ]
@@ -157,7 +168,12 @@ pub fn check(input: &[u8], policy: Policy) -> Verdict {
         s => s.name(),
     };
     let c = compiled(policy);
-    let dfa = &c.dfas.iter().find(|(n, _)| *n == name).expect("known scheme").1;
+    let dfa = &c
+        .dfas
+        .iter()
+        .find(|(n, _)| *n == name)
+        .expect("known scheme")
+        .1;
     run(dfa, &input[i + 1..], i + 1)
 }
 

@@ -113,10 +113,16 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    pub(crate) const ABSENT: Span = Span { start: NONE, end: NONE };
+    pub(crate) const ABSENT: Span = Span {
+        start: NONE,
+        end: NONE,
+    };
 
     pub(crate) fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     fn get(self, s: &str) -> Option<&str> {
@@ -150,7 +156,8 @@ pub(crate) struct Parts {
 /// Saturating value of a digit string.
 pub(crate) fn digits_value(d: &[u8]) -> u32 {
     d.iter().fold(0u32, |v, &b| {
-        v.saturating_mul(10).saturating_add(u32::from(b.wrapping_sub(b'0')))
+        v.saturating_mul(10)
+            .saturating_add(u32::from(b.wrapping_sub(b'0')))
     })
 }
 
@@ -251,7 +258,11 @@ impl<'a> Url<'a> {
     /// The host, if the scheme has one (news articles: the host after `@`).
     pub fn host(&self) -> Option<Host<'a>> {
         let h = self.host_str()?;
-        Some(if self.p.host_number { Host::Number(h) } else { Host::Name(h) })
+        Some(if self.p.host_number {
+            Host::Number(h)
+        } else {
+            Host::Name(h)
+        })
     }
 
     /// The host as written.
@@ -340,9 +351,10 @@ impl<'a> Url<'a> {
             }
             let c = b[i];
             if c == b'%' && i + 2 < b.len() {
-                if let (Some(h), Some(l)) =
-                    (crate::class::hex_val(b[i + 1]), crate::class::hex_val(b[i + 2]))
-                {
+                if let (Some(h), Some(l)) = (
+                    crate::class::hex_val(b[i + 1]),
+                    crate::class::hex_val(b[i + 2]),
+                ) {
                     let v = h << 4 | l;
                     if crate::class::is(v, crate::class::UNRESERVED) {
                         out.push(v as char);
@@ -355,7 +367,11 @@ impl<'a> Url<'a> {
                     continue;
                 }
             }
-            out.push(if (hs..he).contains(&i) { c.to_ascii_lowercase() } else { c } as char);
+            out.push(if (hs..he).contains(&i) {
+                c.to_ascii_lowercase()
+            } else {
+                c
+            } as char);
             i += 1;
         }
         out
@@ -409,9 +425,22 @@ mod tests {
         assert_eq!(u.host(), Some(Host::Number("10.0.0.300")));
         assert_eq!(u.host().unwrap().octets(), None);
         assert_eq!(u.normalized(), "http://10.0.0.300:8080/A");
-        assert_eq!(Url::parse("http://1.2.3.4/").unwrap().host().unwrap().octets(), Some([1, 2, 3, 4]));
+        assert_eq!(
+            Url::parse("http://1.2.3.4/")
+                .unwrap()
+                .host()
+                .unwrap()
+                .octets(),
+            Some([1, 2, 3, 4])
+        );
         assert_eq!(u.port_or_default(), Some(8080));
-        assert_eq!(Url::parse("gopher://h").unwrap().port_or_default(), Some(70));
-        assert_eq!(Url::parse("http://h:80/").unwrap().normalized(), "http://h/");
+        assert_eq!(
+            Url::parse("gopher://h").unwrap().port_or_default(),
+            Some(70)
+        );
+        assert_eq!(
+            Url::parse("http://h:80/").unwrap().normalized(),
+            "http://h/"
+        );
     }
 }

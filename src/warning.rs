@@ -127,7 +127,10 @@ impl Warnings {
 
     /// The warnings in offset order (ties in kind order).
     pub fn iter(&self) -> WarningIter {
-        WarningIter { w: *self, last: None }
+        WarningIter {
+            w: *self,
+            last: None,
+        }
     }
 }
 
@@ -155,7 +158,10 @@ impl Iterator for WarningIter {
             }
         }
         self.last = best;
-        best.map(|(o, k)| Warning { kind: ALL[k], offset: o as usize })
+        best.map(|(o, k)| Warning {
+            kind: ALL[k],
+            offset: o as usize,
+        })
     }
 }
 

@@ -6,16 +6,81 @@ use urlsift::grammar::{check, Verdict};
 use urlsift::{Policy, Url};
 
 const PREFIXES: &[&str] = &[
-    "http://", "ftp://", "gopher://", "mailto:", "news:", "nntp://", "telnet://", "wais://",
-    "file://", "prospero://", "HTTP://", "Ftp://", "NEWS:", "x-y.z+1:", "foo://", "file:///",
-    "http:", "ftp:/", "", ":", "ht tp://",
+    "http://",
+    "ftp://",
+    "gopher://",
+    "mailto:",
+    "news:",
+    "nntp://",
+    "telnet://",
+    "wais://",
+    "file://",
+    "prospero://",
+    "HTTP://",
+    "Ftp://",
+    "NEWS:",
+    "x-y.z+1:",
+    "foo://",
+    "file:///",
+    "http:",
+    "ftp:/",
+    "",
+    ":",
+    "ht tp://",
 ];
 
 const PIECES: &[&str] = &[
-    "a", "host", "b-c", "x9", "1", "12", "300", ".", "-", ":", "@", "/", "//", "?", ";", "=",
-    "&", "%41", "%0d", "%7e", "%4", "%G1", "%", "~", "#", ";type=", ";type=d", ";type=x",
-    "a.b.c", "1.2.3.4", "1.2.3", "_", "*", " ", "\u{e9}", "80", "+", "!", "$", "'", "com",
-    "user:pw@", "u@", "%09", "a=b", ";f=v", "localhost", "\t", "<", ">", "\"",
+    "a",
+    "host",
+    "b-c",
+    "x9",
+    "1",
+    "12",
+    "300",
+    ".",
+    "-",
+    ":",
+    "@",
+    "/",
+    "//",
+    "?",
+    ";",
+    "=",
+    "&",
+    "%41",
+    "%0d",
+    "%7e",
+    "%4",
+    "%G1",
+    "%",
+    "~",
+    "#",
+    ";type=",
+    ";type=d",
+    ";type=x",
+    "a.b.c",
+    "1.2.3.4",
+    "1.2.3",
+    "_",
+    "*",
+    " ",
+    "\u{e9}",
+    "80",
+    "+",
+    "!",
+    "$",
+    "'",
+    "com",
+    "user:pw@",
+    "u@",
+    "%09",
+    "a=b",
+    ";f=v",
+    "localhost",
+    "\t",
+    "<",
+    ">",
+    "\"",
 ];
 
 const BYTES: &[u8] = b"-.:@/?;=%~# aZ09_*&+$!\x80\xff\x00\t";
@@ -24,7 +89,14 @@ fn near_valid() -> impl Strategy<Value = Vec<u8>> {
     (
         prop::sample::select(PREFIXES),
         prop::collection::vec(prop::sample::select(PIECES), 0..10),
-        prop::collection::vec((0u8..3, any::<prop::sample::Index>(), prop::sample::select(BYTES)), 0..3),
+        prop::collection::vec(
+            (
+                0u8..3,
+                any::<prop::sample::Index>(),
+                prop::sample::select(BYTES),
+            ),
+            0..3,
+        ),
     )
         .prop_map(|(pre, pieces, muts)| {
             let mut v: Vec<u8> = pre.as_bytes().to_vec();
@@ -142,7 +214,9 @@ fn known_corners() {
 /// running the Python reference (see the project notes); skipped otherwise.
 #[test]
 fn reference_tsv() {
-    let Ok(path) = std::env::var("URLSIFT_REF_TSV") else { return };
+    let Ok(path) = std::env::var("URLSIFT_REF_TSV") else {
+        return;
+    };
     let text = std::fs::read_to_string(path).unwrap();
     let mut n = 0;
     for line in text.lines() {
@@ -153,7 +227,13 @@ fn reference_tsv() {
             .collect();
         for (policy, want) in [(Policy::Strict, f[1]), (Policy::Lenient, f[2])] {
             let got = check(&input, policy) == Verdict::Accept;
-            assert_eq!(got, want == "1", "{:?} {:?}", String::from_utf8_lossy(&input), policy);
+            assert_eq!(
+                got,
+                want == "1",
+                "{:?} {:?}",
+                String::from_utf8_lossy(&input),
+                policy
+            );
             assert_eq!(Url::parse_with(&input, policy).is_ok(), got);
         }
         n += 1;

@@ -41,7 +41,11 @@ pub struct Ftp<'a> {
 }
 
 impl<'a> Ftp<'a> {
-    pub(crate) fn new(user: Option<&'a str>, password: Option<&'a str>, path: Option<&'a str>) -> Ftp<'a> {
+    pub(crate) fn new(
+        user: Option<&'a str>,
+        password: Option<&'a str>,
+        path: Option<&'a str>,
+    ) -> Ftp<'a> {
         let (fpath, typecode) = match path {
             None => (None, None),
             Some(p) => match p.find(";type=") {
@@ -49,14 +53,23 @@ impl<'a> Ftp<'a> {
                 None => (Some(p), None),
             },
         };
-        Ftp { user, password, fpath, typecode }
+        Ftp {
+            user,
+            password,
+            fpath,
+            typecode,
+        }
     }
 
     /// The `<cwd1>` .. `<cwdN>` segments, raw (still encoded).
     pub fn cwd(&self) -> impl Iterator<Item = &'a str> {
         let f = self.fpath.unwrap_or("");
         let cut = f.rfind('/').unwrap_or(0);
-        let dirs = if f.contains('/') { Some(&f[..cut]) } else { None };
+        let dirs = if f.contains('/') {
+            Some(&f[..cut])
+        } else {
+            None
+        };
         dirs.into_iter().flat_map(|d| d.split('/'))
     }
 
@@ -94,7 +107,11 @@ impl<'a> Ftp<'a> {
         }
         let name = self.name();
         if self.typecode == Some(FtpType::Directory) || name.is_empty() {
-            let arg = if name.is_empty() { None } else { Some(percent::decode(name.as_bytes())) };
+            let arg = if name.is_empty() {
+                None
+            } else {
+                Some(percent::decode(name.as_bytes()))
+            };
             v.push(FtpCommand::Nlst(arg));
         } else {
             if let Some(t) = self.typecode {
@@ -152,21 +169,35 @@ mod tests {
 
     fn cmds(u: &str) -> Vec<String> {
         let u = Url::parse(u).unwrap();
-        let Specific::Ftp(f) = u.specific() else { panic!() };
+        let Specific::Ftp(f) = u.specific() else {
+            panic!()
+        };
         f.commands().iter().map(|c| c.to_string()).collect()
     }
 
     #[test]
     fn section_3_2_2() {
-        assert_eq!(cmds("ftp://myname@host.dom/%2Fetc/motd"), ["USER myname", "CWD /etc", "RETR motd"]);
-        assert_eq!(cmds("ftp://myname@host.dom/etc/motd"), ["USER myname", "CWD etc", "RETR motd"]);
+        assert_eq!(
+            cmds("ftp://myname@host.dom/%2Fetc/motd"),
+            ["USER myname", "CWD /etc", "RETR motd"]
+        );
+        assert_eq!(
+            cmds("ftp://myname@host.dom/etc/motd"),
+            ["USER myname", "CWD etc", "RETR motd"]
+        );
         assert_eq!(
             cmds("ftp://myname@host.dom//etc/motd"),
             ["USER myname", "CWD ", "CWD etc", "RETR motd"]
         );
         assert_eq!(
             cmds("ftp://info.cern.ch/pub/www/doc;type=d"),
-            ["USER anonymous", "PASS <the user's e-mail address>", "CWD pub", "CWD www", "NLST doc"]
+            [
+                "USER anonymous",
+                "PASS <the user's e-mail address>",
+                "CWD pub",
+                "CWD www",
+                "NLST doc"
+            ]
         );
         assert_eq!(cmds("ftp://h/a.txt;type=A")[2..], ["TYPE A", "RETR a.txt"]);
         assert_eq!(cmds("ftp://h")[2..], ["NLST"]);

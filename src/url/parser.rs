@@ -332,9 +332,7 @@ impl<'a> Cursor<'a> {
                 .position(|&b| matches!(b, b'/' | b'#'))
                 .unwrap_or(region.len());
             match region[..stop].iter().position(|&b| b == b'@') {
-                Some(at) if e.offset() <= auth + at => {
-                    e.with_kind(ErrorKind::HttpUserinfo, "http")
-                }
+                Some(at) if e.offset() <= auth + at => e.with_kind(ErrorKind::HttpUserinfo, "http"),
                 _ => e,
             }
         })
@@ -582,7 +580,11 @@ impl<'a> Cursor<'a> {
 /// Parses a whole URL into its parts.
 pub(super) fn parse(s: &[u8], policy: Policy) -> R<Parts> {
     if s.len() >= u32::MAX as usize {
-        return Err(ParseError::new(u32::MAX as usize, ErrorKind::TooLong, "url"));
+        return Err(ParseError::new(
+            u32::MAX as usize,
+            ErrorKind::TooLong,
+            "url",
+        ));
     }
     // scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (2.1, any case)
     let mut i = 0;
@@ -594,7 +596,11 @@ pub(super) fn parse(s: &[u8], policy: Policy) -> R<Parts> {
         Some(b':') if i > 0 => {}
         Some(_) if i == 0 => return Err(ParseError::new(0, ErrorKind::SchemeEmpty, "scheme")),
         Some(&b) => {
-            let kind = if b >= 0x80 { ErrorKind::NonAscii } else { ErrorKind::SchemeChar };
+            let kind = if b >= 0x80 {
+                ErrorKind::NonAscii
+            } else {
+                ErrorKind::SchemeChar
+            };
             return Err(ParseError::new(i, kind, "scheme"));
         }
     }

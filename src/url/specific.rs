@@ -156,7 +156,9 @@ pub struct Prospero<'a> {
 impl<'a> Prospero<'a> {
     /// The `(fieldname, fieldvalue)` pairs, raw.
     pub fn fields(&self) -> ProsperoFields<'a> {
-        ProsperoFields { rest: self.fieldspecs }
+        ProsperoFields {
+            rest: self.fieldspecs,
+        }
     }
 }
 
@@ -221,20 +223,33 @@ pub(super) fn specific<'a>(u: &Url<'a>) -> Specific<'a> {
             let cut = p.find(['?', '/']).unwrap_or(p.len());
             let database = &p[..cut];
             Specific::Wais(match p.as_bytes().get(cut) {
-                Some(b'?') => Wais::Index { database, search: &p[cut + 1..] },
+                Some(b'?') => Wais::Index {
+                    database,
+                    search: &p[cut + 1..],
+                },
                 Some(_) => {
                     let rest = &p[cut + 1..];
                     let j = rest.find('/').unwrap_or(rest.len());
-                    Wais::Doc { database, wtype: &rest[..j], wpath: rest.get(j + 1..).unwrap_or("") }
+                    Wais::Doc {
+                        database,
+                        wtype: &rest[..j],
+                        wpath: rest.get(j + 1..).unwrap_or(""),
+                    }
                 }
                 None => Wais::Database { database },
             })
         }
-        Scheme::File => Specific::File { host: u.host_str(), path: path.unwrap_or("") },
+        Scheme::File => Specific::File {
+            host: u.host_str(),
+            path: path.unwrap_or(""),
+        },
         Scheme::Prospero => {
             let p = path.unwrap_or("");
             let cut = p.find(';').unwrap_or(p.len());
-            Specific::Prospero(Prospero { hsoname: &p[..cut], fieldspecs: &p[cut..] })
+            Specific::Prospero(Prospero {
+                hsoname: &p[..cut],
+                fieldspecs: &p[cut..],
+            })
         }
         Scheme::Other => Specific::Generic { schemepart: sp },
     }
@@ -312,7 +327,11 @@ pub(super) fn components<'a>(u: &Url<'a>) -> Vec<(&'static str, &'a str)> {
                     v.push(("database", database));
                     v.push(("search", search));
                 }
-                Wais::Doc { database, wtype, wpath } => {
+                Wais::Doc {
+                    database,
+                    wtype,
+                    wpath,
+                } => {
                     v.push(("database", database));
                     v.push(("wtype", wtype));
                     v.push(("wpath", wpath));
