@@ -642,3 +642,120 @@ pub(super) fn parse(s: &[u8], policy: Policy) -> R<Parts> {
     p.warnings = c.w;
     Ok(p)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(s: &str, policy: Policy) -> Parts {
+        parse(s.as_bytes(), policy).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    fn err(s: &str) -> (usize, ErrorKind, &'static str) {
+        let e = parse(s.as_bytes(), Policy::Strict).expect_err(s);
+        (e.offset(), e.kind(), e.rule())
+    }
+
+    #[test]
+    fn s2_2_escape() {
+        assert_eq!(err("foo:%4G"), (6, ErrorKind::BadEscape, "escape"));
+        assert_eq!(err("foo:%G4"), (5, ErrorKind::BadEscape, "escape"));
+        assert_eq!(err("foo:%4"), (6, ErrorKind::Incomplete, "escape"));
+        let p = ok("foo:%0a%7F", Policy::Strict);
+        assert!(p.warnings.contains(WarningKind::EncodedControl));
+    }
+
+    #[test]
+    fn s2_1_scheme() {
+        assert_eq!(err("a b:"), (1, ErrorKind::SchemeChar, "scheme"));
+        assert_eq!(err(":"), (0, ErrorKind::SchemeEmpty, "scheme"));
+        assert_eq!(ok("A.b-C+1:", Policy::Strict).scheme, Scheme::Other);
+    }
+
+    #[test]
+    fn s3_1_host() {
+        assert_eq!(err("http://host-/"), (12, ErrorKind::LabelEnd, "hostname"));
+        assert_eq!(err("http://a.-b/"), (9, ErrorKind::LabelStart, "hostname"));
+        assert_eq!(err("http://1.2.3/"), (12, ErrorKind::TopLabel, "hostname"));
+        assert!(ok("http://1.2.3.4", Policy::Strict).host_number);
+        assert!(!ok("http://1.2.3.a4", Policy::Strict).host_number);
+        let p = ok("http://1.2.3.999/", Policy::Strict);
+        assert!(p.warnings.contains(WarningKind::HostnumberRange));
+    }
+
+    #[test]
+    fn s3_1_port() {
+        assert_eq!(err("http://host:/"), (12, ErrorKind::PortEmpty, "port"));
+        assert_eq!(
+            err("http://host:1a"),
+            (13, ErrorKind::PortNotDigits, "port")
+        );
+        let e = parse(b"http://h:x", Policy::Strict).unwrap_err();
+        assert_eq!(e.to_string(), "port: not digits at byte 9");
+    }
+
+    #[test]
+    fn s3_1_login() {
+        let p = ok("ftp://u:p@h:21", Policy::Strict);
+        assert_eq!((p.user, p.password), (Span::new(6, 7), Span::new(8, 9)));
+        assert!(p.warnings.contains(WarningKind::Password));
+        // user reading outlives the hostport reading: the DFA dies at '/'
+        assert_eq!(err("ftp://a_b/").0, 9);
+        // hostport reading wins on a tie
+        assert_eq!(err("ftp://h-/"), (8, ErrorKind::LabelEnd, "hostname"));
+        // no warnings from the abandoned user reading
+        let p = ok("ftp://h/", Policy::Lenient);
+        assert!(p.warnings.is_empty());
+    }
+
+    #[test]
+    fn s3_3_http() {
+        assert_eq!(
+            err("http://user@host/"),
+            (11, ErrorKind::HttpUserinfo, "http")
+        );
+        assert_eq!(err("http://h/?a?b").0, 11);
+        let p = ok("http://h/?a?b/c", Policy::Lenient);
+        assert!(p.warnings.contains(WarningKind::SearchQuestion));
+        assert!(p.warnings.contains(WarningKind::SearchSlash));
+    }
+
+    #[test]
+    fn s3_2_ftp() {
+        assert_eq!(err("ftp://h/a;type=q"), (15, ErrorKind::FtpType, "ftptype"));
+        assert_eq!(err("ftp://h/a;typo=a"), (13, ErrorKind::FtpType, "ftptype"));
+        assert_eq!(ok("ftp://h/a;type=I#x", Policy::Strict).body_end, 16);
+    }
+
+    #[test]
+    fn s3_4_to_3_11_bodies() {
+        ok("gopher://h/0%09", Policy::Strict);
+        assert_eq!(err("mailto:"), (7, ErrorKind::Incomplete, "encoded822addr"));
+        assert_eq!(err("news:a.b~"), (8, ErrorKind::Unexpected, "grouppart"));
+        ok("news:a.b~@h", Policy::Lenient);
+        assert_eq!(err("nntp://h/g/x"), (11, ErrorKind::Unexpected, "digits"));
+        assert_eq!(
+            err("telnet://h/x"),
+            (11, ErrorKind::Unexpected, "telneturl")
+        );
+        assert_eq!(err("wais://h/d/t"), (12, ErrorKind::Incomplete, "wtype"));
+        assert_eq!(err("file://h"), (8, ErrorKind::Incomplete, "host"));
+        assert_eq!(
+            err("prospero://h/p;n"),
+            (16, ErrorKind::Incomplete, "fieldname")
+        );
+    }
+
+    #[test]
+    fn s3_1_generic_ip_schemepart() {
+        let p = ok("x://u:p@h:1/q", Policy::Strict);
+        assert_eq!(
+            (p.host, p.port, p.slash),
+            (Span::new(8, 9), Span::new(10, 11), 11)
+        );
+        let p = ok("x://h_/q", Policy::Strict);
+        assert_eq!(p.host, Span::ABSENT);
+        let p = ok("x:h/q", Policy::Strict);
+        assert_eq!(p.host, Span::ABSENT);
+    }
+}

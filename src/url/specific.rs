@@ -4,7 +4,6 @@ use super::{Ftp, Scheme, Url, NONE};
 
 /// The scheme-specific part of a URL, by scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Specific<'a> {
     /// 3.3
     Http(Http<'a>),
