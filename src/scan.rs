@@ -1,0 +1,980 @@
+//! Finding URLs in free text: RFC 1738's Appendix ("Recommendations for URLs
+//! in Context") made exact by `extraction-contract.md`.
+//!
+//! The scanner looks only at `<`. A `<` opens a *candidate* when `URL:`
+//! follows it at once (any case: the *wrapped* form) or a scheme name and
+//! `:` (the *bracketed* form). The candidate is followed to the next `>`,
+//! dropping whitespace as the Appendix says (all of it in the wrapped form,
+//! only line-break whitespace in the bracketed form), stripping the reply
+//! quote prefix of the opening line from each continuation line, and noting
+//! every line break that follows a `-`. A `<`, a blank line, the end of the
+//! input or one of the [`Limits`] abandons it, and scanning goes on right
+//! after its `<`, so no later URL is lost. What is left is validated by
+//! [`Url::parse_with`]; under the hyphen rule each reading is tried.
+//!
+//! Every `<` is looked at once and every byte is followed by at most one
+//! candidate (a `<` ends any candidate), so time is linear in the input;
+//! a candidate never holds more than [`Limits::max_bytes`] source bytes, so
+//! memory is bounded whatever the input.
+//!
+//! The [`Engine`] here works on a window of the input and says how much of
+//! it must be kept when more input may follow; [`crate::stream`] builds the
+//! reader and push front ends on it, and [`Scanner::extract`] runs it over a
+//! slice.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use memchr::{memchr2, memchr_iter};
+
+use crate::error::ParseError;
+use crate::url::{Policy, Url};
+
+/// Byte classes of the Appendix rules, one bit per class.
+mod class {
+    /// Letters, digits, `+`, `-`, `.`: RFC 1738 §5 `scheme` (any case, §2.1).
+    pub const SCHEME: u8 = 1;
+    /// SP, HT, CR, FF: blanks that may stand inside a line (contract rule 8:
+    /// a CR before LF is whitespace).
+    pub const BLANK: u8 = 2;
+    /// Bytes that end a run of candidate text: blanks, LF, `<`, `>`.
+    pub const STOP: u8 = 4;
+
+    const fn build() -> [u8; 256] {
+        let mut t = [0u8; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            if c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.' {
+                t[b] |= SCHEME;
+            }
+            if c == b' ' || c == b'\t' || c == b'\r' || c == 0x0c {
+                t[b] |= BLANK | STOP;
+            }
+            if c == b'\n' || c == b'<' || c == b'>' {
+                t[b] |= STOP;
+            }
+            b += 1;
+        }
+        t
+    }
+
+    /// The table, indexed by byte.
+    pub static TABLE: [u8; 256] = build();
+
+    #[inline(always)]
+    pub fn is(b: u8, class: u8) -> bool {
+        TABLE[b as usize] & class != 0
+    }
+}
+
+const ESC: u8 = 0x1b;
+
+/// Bounds that keep one candidate from holding the stream.
+///
+/// No real URL comes near the defaults; text that does (an unclosed
+/// `<URL:` followed by megabytes) is abandoned at the bound and scanning
+/// resumes right after its `<`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most source bytes from the opening `<` to the closing `>` inclusive.
+    pub max_bytes: usize,
+    /// Most line breaks inside one candidate.
+    pub max_lines: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 16 * 1024,
+            max_lines: 100,
+        }
+    }
+}
+
+/// How a URL stands in the text (RFC 1738, Appendix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// `<URL:scheme:...>`, the recommended wrapper; all whitespace inside is
+    /// ignored.
+    Wrapped,
+    /// `<scheme:...>`, bare angle brackets; only line-break whitespace is
+    /// ignored.
+    Bracketed,
+}
+
+impl Form {
+    /// `"wrapped"` or `"bracketed"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::Wrapped => "wrapped",
+            Form::Bracketed => "bracketed",
+        }
+    }
+}
+
+/// What the hyphen rule decided for the line breaks that follow a `-`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hyphen {
+    /// Every such hyphen was kept.
+    Kept,
+    /// Every such hyphen was dropped (keeping it gave no valid URL).
+    Dropped,
+    /// Some were kept and some dropped (several hyphen breaks).
+    Mixed,
+}
+
+impl Hyphen {
+    /// `"kept"`, `"dropped"` or `"mixed"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Hyphen::Kept => "kept",
+            Hyphen::Dropped => "dropped",
+            Hyphen::Mixed => "mixed",
+        }
+    }
+}
+
+/// Which reading to report when the hyphen rule leaves two valid ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HyphenChoice {
+    /// The hyphen-kept reading (the contract's choice).
+    #[default]
+    Keep,
+    /// The hyphen-dropped reading.
+    Drop,
+    /// Both readings.
+    Both,
+}
+
+/// Why a candidate was abandoned before its closing `>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unclosed {
+    /// A blank line came first.
+    BlankLine,
+    /// Another `<` came first.
+    LessThan,
+    /// The input ended first.
+    EndOfInput,
+    /// A blank between two characters of one line in the bracketed form.
+    Blank,
+    /// Longer than [`Limits::max_bytes`].
+    TooLong,
+    /// More line breaks than [`Limits::max_lines`].
+    TooManyLines,
+}
+
+impl fmt::Display for Unclosed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unclosed::BlankLine => "unclosed: a blank line before '>'",
+            Unclosed::LessThan => "unclosed: another '<' before '>'",
+            Unclosed::EndOfInput => "unclosed: end of input before '>'",
+            Unclosed::Blank => "not a URL: a blank inside one line of <scheme:...>",
+            Unclosed::TooLong => "unclosed: longer than the candidate byte limit",
+            Unclosed::TooManyLines => "unclosed: more lines than the candidate line limit",
+        })
+    }
+}
+
+/// Why a candidate is not a URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// Closed by `>`, but not a URL by RFC 1738 section 5.
+    Invalid(ParseError),
+    /// Abandoned before a closing `>`.
+    Unclosed(Unclosed),
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Invalid(e) => e.fmt(f),
+            Rejection::Unclosed(u) => u.fmt(f),
+        }
+    }
+}
+
+/// A byte range `start..end` of the input, in absolute offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+}
+
+/// One URL found in the text (or, when asked for, one rejected candidate).
+///
+/// The URL bytes are owned: a URL broken across lines is joined from
+/// several pieces of the source, which [`Match::spans`] lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    bytes: Vec<u8>,
+    alternative: Option<Vec<u8>>,
+    form: Form,
+    offset: u64,
+    end: u64,
+    line: u64,
+    column: u64,
+    spans: Vec<Span>,
+    broken: bool,
+    quoted: bool,
+    hyphen: Option<Hyphen>,
+    policy: Policy,
+    rejection: Option<Rejection>,
+}
+
+impl Match {
+    /// The URL as text: joined, whitespace and quote prefixes removed, the
+    /// hyphen rule applied, a `#fragment` included. Always ASCII for a valid
+    /// match; a rejected candidate's bytes are shown lossily.
+    pub fn as_str(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+
+    /// The URL bytes (see [`Match::as_str`]).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The parsed URL, or `None` for a rejected candidate.
+    pub fn url(&self) -> Option<Url<'_>> {
+        match self.rejection {
+            None => Url::parse_with(&self.bytes, self.policy).ok(),
+            Some(_) => None,
+        }
+    }
+
+    /// Whether this is a URL (not a rejected candidate).
+    pub fn is_valid(&self) -> bool {
+        self.rejection.is_none()
+    }
+
+    /// Why the candidate was rejected, if it was.
+    pub fn rejection(&self) -> Option<Rejection> {
+        self.rejection
+    }
+
+    /// The parse error of a candidate closed by `>` that is not a URL.
+    pub fn error(&self) -> Option<ParseError> {
+        match self.rejection {
+            Some(Rejection::Invalid(e)) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Wrapped `<URL:...>` or bracketed `<scheme:...>`.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// Byte offset of the opening `<`.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Byte offset just past the closing `>` (for a rejected candidate, past
+    /// the last byte looked at).
+    pub fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// 1-based line of the opening `<` (lines end at LF).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// 1-based byte column of the opening `<`.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+
+    /// The source byte ranges the URL was joined from, in order.
+    pub fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// Whether the URL crossed a line break.
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Whether a reply-quote prefix was stripped from a continuation line.
+    pub fn is_quoted(&self) -> bool {
+        self.quoted
+    }
+
+    /// The hyphen rule's decision, when a line break followed a `-`.
+    pub fn hyphen(&self) -> Option<Hyphen> {
+        self.hyphen
+    }
+
+    /// The other valid reading when the hyphen rule left two (the
+    /// hyphen-dropped one).
+    pub fn alternative(&self) -> Option<Cow<'_, str>> {
+        self.alternative
+            .as_deref()
+            .map(String::from_utf8_lossy)
+    }
+
+    /// Whether the hyphen rule left two valid readings.
+    pub fn is_ambiguous(&self) -> bool {
+        self.alternative.is_some()
+    }
+
+    /// The policy the URL was validated with.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The URL text to report under a [`HyphenChoice`]: one reading, or two
+    /// for [`HyphenChoice::Both`] on an ambiguous match.
+    pub fn readings(&self, choice: HyphenChoice) -> impl Iterator<Item = &[u8]> {
+        let (first, second) = match (choice, self.alternative.as_deref()) {
+            (HyphenChoice::Drop, Some(alt)) => (alt, None),
+            (HyphenChoice::Both, Some(alt)) => (&self.bytes[..], Some(alt)),
+            _ => (&self.bytes[..], None),
+        };
+        std::iter::once(first).chain(second)
+    }
+
+    /// Moves the match by `offset` bytes and `lines` lines, for callers that
+    /// scan a haystack in pieces (each piece starting at a line start) and
+    /// learn where a piece stands only afterwards.
+    pub fn rebase(&mut self, offset: u64, lines: u64) {
+        self.offset += offset;
+        self.end += offset;
+        self.line += lines;
+        for s in &mut self.spans {
+            s.start += offset;
+            s.end += offset;
+        }
+    }
+}
+
+/// The extractor's settings: validation policy, limits and what to report.
+///
+/// Cheap to clone; one per thread is the intended use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scanner {
+    policy: Policy,
+    limits: Limits,
+    rejected: bool,
+}
+
+impl Scanner {
+    /// The contract's defaults: lenient validation, default limits, URLs only.
+    pub fn new() -> Scanner {
+        Scanner::default()
+    }
+
+    /// Validates with `policy` (contract rule 7).
+    pub fn policy(mut self, policy: Policy) -> Scanner {
+        self.policy = policy;
+        self
+    }
+
+    /// Sets the bounds on one candidate.
+    pub fn limits(mut self, limits: Limits) -> Scanner {
+        self.limits = Limits {
+            max_bytes: limits.max_bytes.max(8),
+            max_lines: limits.max_lines,
+        };
+        self
+    }
+
+    /// Also reports rejected candidates, each with its [`Rejection`].
+    pub fn rejected(mut self, yes: bool) -> Scanner {
+        self.rejected = yes;
+        self
+    }
+
+    /// The configured policy.
+    pub fn get_policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The configured limits.
+    pub fn get_limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// All matches in `haystack`.
+    ///
+    /// ```
+    /// let text = b"see <URL:ftp://ds.in\n  ternic.net/rfc> today";
+    /// let found = urlsift::Scanner::new().extract(text);
+    /// assert_eq!(found[0].as_str(), "ftp://ds.internic.net/rfc");
+    /// assert!(found[0].is_broken());
+    /// ```
+    pub fn extract(&self, haystack: &[u8]) -> Vec<Match> {
+        let mut out = Vec::new();
+        let mut engine = Engine::new(*self);
+        engine.scan(haystack, 0, true, haystack.len(), &mut |m| out.push(m));
+        out
+    }
+
+    /// Scans one piece of a larger haystack that the caller splits itself
+    /// (to share one big file among threads).
+    ///
+    /// `piece` must start at a line start of the whole haystack. Candidates
+    /// whose `<` lies before `limit` are reported; bytes after `limit` are
+    /// read only to finish them, so `piece` should reach at least
+    /// [`Limits::max_bytes`] past `limit` or to the end of the haystack
+    /// (`at_end`). Offsets and lines in the result count from the piece's
+    /// start (line 1); [`Match::rebase`] moves them. Also returns the number
+    /// of line feeds before `limit`, to compute the next piece's first line.
+    pub fn scan_piece(&self, piece: &[u8], limit: usize, at_end: bool) -> (Vec<Match>, u64) {
+        let mut out = Vec::new();
+        let mut engine = Engine::new(*self);
+        let limit = limit.min(piece.len());
+        engine.scan(piece, 0, at_end, limit, &mut |m| out.push(m));
+        engine.count_lines(piece, 0, limit as u64);
+        (out, engine.line - 1)
+    }
+}
+
+/// Returns every URL in `haystack` under the contract's defaults.
+///
+/// ```
+/// let found = urlsift::extract(b"Try <http://example.com/> or <a@b.org>.");
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].as_str(), "http://example.com/");
+/// ```
+pub fn extract(haystack: &[u8]) -> Vec<Match> {
+    Scanner::new().extract(haystack)
+}
+
+/// The reply-quote prefix of a line (contract rule 4), built byte by byte
+/// from the line start so that a line longer than the buffer still works.
+#[derive(Clone, Copy, Debug, Default)]
+struct QuotePrefix {
+    depth: usize,
+    gt: bool,
+    bar: bool,
+    done: bool,
+}
+
+impl QuotePrefix {
+    /// Feeds bytes of the line; returns once the prefix has ended.
+    fn feed(&mut self, bytes: &[u8]) {
+        if self.done {
+            return;
+        }
+        for &b in bytes {
+            match b {
+                b' ' | b'\t' => {}
+                b'>' => {
+                    self.depth += 1;
+                    self.gt = true;
+                }
+                b'|' => {
+                    self.depth += 1;
+                    self.bar = true;
+                }
+                _ => {
+                    self.done = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    fn is_mark(&self, b: u8) -> bool {
+        (b == b'>' && self.gt) || (b == b'|' && self.bar)
+    }
+}
+
+/// How following one candidate ended.
+enum Follow {
+    /// Rule 1 does not hold at this `<`.
+    NotCandidate,
+    /// The window ended before the candidate did; more input may decide it.
+    NeedMore,
+    /// Abandoned (rule 2, or a limit) after looking at bytes up to `end`.
+    Abandoned(Unclosed, usize),
+    /// Closed by the `>` at `end - 1`.
+    Closed(usize),
+}
+
+/// The scanning state machine over a window of the input.
+///
+/// The caller hands it windows `buf` that start at absolute offset `base`;
+/// each call of [`Engine::scan`] reports what it can and returns the
+/// absolute offset from which bytes must be kept for the next call.
+#[derive(Debug)]
+pub(crate) struct Engine {
+    cfg: Scanner,
+    /// Absolute offset where the next search for `<` starts.
+    resume: u64,
+    /// Inside a two-byte run of ISO-2022-JP (rule 8).
+    jis: bool,
+    /// Line feeds are counted up to here (absolute).
+    counted: u64,
+    /// 1-based line number at `counted`.
+    line: u64,
+    /// Absolute offset of the start of the line holding `counted`.
+    line_start: u64,
+    /// The quote prefix of the line starting at `prefix_line` (a cache, and
+    /// the carry for a line that began before the current window).
+    prefix: QuotePrefix,
+    prefix_line: u64,
+    prefix_valid: bool,
+    /// The prefix has been fed with the line's bytes up to here (absolute).
+    prefix_fed: u64,
+    /// The candidate being followed: its form, line breaks, quoting.
+    wrapped: bool,
+    lines: usize,
+    quoted: bool,
+    // Scratch space reused across candidates: no allocation per byte.
+    joined: Vec<u8>,
+    pieces: Vec<Span>,
+    hyphens: Vec<usize>,
+    reading: Vec<u8>,
+}
+
+impl Engine {
+    pub(crate) fn new(cfg: Scanner) -> Engine {
+        Engine {
+            cfg,
+            resume: 0,
+            jis: false,
+            counted: 0,
+            line: 1,
+            line_start: 0,
+            prefix: QuotePrefix::default(),
+            prefix_line: 0,
+            prefix_valid: false,
+            prefix_fed: 0,
+            wrapped: false,
+            lines: 0,
+            quoted: false,
+            joined: Vec::new(),
+            pieces: Vec::new(),
+            hyphens: Vec::new(),
+            reading: Vec::new(),
+        }
+    }
+
+    /// Scans `buf` (absolute offset `base`) from where the last call
+    /// stopped, reporting candidates whose `<` is before `limit` (relative).
+    /// `eof` says no bytes follow `buf`. Returns the absolute offset of the
+    /// first byte still needed; everything before it has been accounted for
+    /// (line numbers, quote prefix) and may be dropped.
+    pub(crate) fn scan(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        eof: bool,
+        limit: usize,
+        emit: &mut dyn FnMut(Match),
+    ) -> u64 {
+        debug_assert!(self.resume >= base);
+        let n = buf.len();
+        let limit = limit.min(n);
+        let mut i = (self.resume - base) as usize;
+        let keep = loop {
+            if i >= limit {
+                break limit;
+            }
+            if self.jis {
+                // A two-byte run ends at ESC ( B, ESC ( J, or (robustness:
+                // RFC 1468 lines end in ASCII) at the end of the line.
+                match memchr2(ESC, b'\n', &buf[i..limit]) {
+                    None => break limit,
+                    Some(k) => {
+                        let p = i + k;
+                        if buf[p] == b'\n' {
+                            self.jis = false;
+                            i = p + 1;
+                        } else if p + 2 >= n && !eof {
+                            break p;
+                        } else {
+                            if buf.get(p + 1) == Some(&b'(')
+                                && matches!(buf.get(p + 2), Some(b'B' | b'J'))
+                            {
+                                self.jis = false;
+                            }
+                            i = p + 1;
+                        }
+                    }
+                }
+                continue;
+            }
+            let p = match memchr2(b'<', ESC, &buf[i..limit]) {
+                None => break limit,
+                Some(k) => i + k,
+            };
+            if buf[p] == ESC {
+                if p + 2 >= n && !eof {
+                    break p;
+                }
+                if buf.get(p + 1) == Some(&b'$') && matches!(buf.get(p + 2), Some(b'B' | b'@')) {
+                    self.jis = true;
+                }
+                i = p + 1;
+                continue;
+            }
+            match self.follow(buf, base, p, eof) {
+                Follow::NotCandidate => i = p + 1,
+                Follow::NeedMore => break p,
+                Follow::Abandoned(why, end) => {
+                    if self.cfg.rejected {
+                        let m = self.make(base, p, end, Some(Rejection::Unclosed(why)));
+                        emit(m);
+                    }
+                    i = p + 1;
+                }
+                Follow::Closed(end) => {
+                    let valid = self.validate(base, p, end, emit);
+                    // A closed candidate holds no '<' and no ESC: resuming
+                    // after it loses nothing. A rejected one may hold an ESC.
+                    i = if valid { end } else { p + 1 };
+                }
+            }
+        };
+        self.resume = base + keep as u64;
+        // Account for the bytes that may now be dropped.
+        self.count_lines(buf, base, base + keep as u64);
+        if self.line_start < base + keep as u64 {
+            self.prefix_of(buf, base, base + keep as u64);
+        }
+        base + keep as u64
+    }
+
+    /// Counts line feeds up to absolute offset `to` (which is in `buf`).
+    pub(crate) fn count_lines(&mut self, buf: &[u8], base: u64, to: u64) {
+        if to <= self.counted {
+            return;
+        }
+        let from = (self.counted - base) as usize;
+        let hay = &buf[from..(to - base) as usize];
+        let mut last = None;
+        let mut count = 0u64;
+        for k in memchr_iter(b'\n', hay) {
+            count += 1;
+            last = Some(k);
+        }
+        if let Some(k) = last {
+            self.line += count;
+            self.line_start = base + (from + k + 1) as u64;
+        }
+        self.counted = to;
+    }
+
+    /// The quote prefix of the line holding `at` (absolute, in `buf`, after
+    /// `count_lines(.., at)`), fed with the line's bytes up to `at`.
+    fn prefix_of(&mut self, buf: &[u8], base: u64, at: u64) -> QuotePrefix {
+        if !self.prefix_valid || self.prefix_line != self.line_start {
+            self.prefix = QuotePrefix::default();
+            self.prefix_line = self.line_start;
+            self.prefix_valid = true;
+            // Feed from the line start; a line that began before this window
+            // was fed up to the window's start by an earlier call.
+            let from = self.line_start.max(base);
+            self.prefix.feed(&buf[(from - base) as usize..(at - base) as usize]);
+            self.prefix_fed = at;
+        } else if !self.prefix.done && self.prefix_fed < at {
+            let from = self.prefix_fed.max(base);
+            self.prefix.feed(&buf[(from - base) as usize..(at - base) as usize]);
+            self.prefix_fed = at;
+        }
+        self.prefix
+    }
+}
+
+impl Engine {
+    /// Follows the candidate opened by the `<` at `p` (rules 1 to 5 of the
+    /// contract), collecting its text in `self.joined`, its source pieces in
+    /// `self.pieces` and its hyphen breaks in `self.hyphens`.
+    fn follow(&mut self, buf: &[u8], base: u64, p: usize, eof: bool) -> Follow {
+        let n = buf.len();
+        let max_end = p.saturating_add(self.cfg.limits.max_bytes);
+        let mut q = p + 1;
+        // Rule 1: `URL:` (any case) or a scheme name and ':', at once.
+        let wrapped = if n - q >= 4 {
+            buf[q..q + 4].eq_ignore_ascii_case(b"URL:")
+        } else if !eof && buf[q..].eq_ignore_ascii_case(&b"URL:"[..n - q]) {
+            return Follow::NeedMore;
+        } else {
+            false
+        };
+        self.wrapped = wrapped;
+        if wrapped {
+            q += 4;
+        } else {
+            let mut k = q;
+            while k < n && class::is(buf[k], class::SCHEME) {
+                k += 1;
+                if k >= max_end {
+                    return Follow::NotCandidate;
+                }
+            }
+            if k == n {
+                return if eof { Follow::NotCandidate } else { Follow::NeedMore };
+            }
+            if k == q || buf[k] != b':' {
+                return Follow::NotCandidate;
+            }
+        }
+        // Rule 4 needs the opening line's quote prefix.
+        self.count_lines(buf, base, base + p as u64);
+        let prefix = self.prefix_of(buf, base, base + p as u64);
+
+        self.joined.clear();
+        self.pieces.clear();
+        self.hyphens.clear();
+        self.lines = 0;
+        self.quoted = false;
+        loop {
+            // A run of candidate text (rule 3: no whitespace, no '<' '>').
+            let start = q;
+            let stop = n.min(max_end);
+            while q < stop && !class::is(buf[q], class::STOP) {
+                q += 1;
+            }
+            if q > start {
+                self.joined.extend_from_slice(&buf[start..q]);
+                self.pieces.push(Span {
+                    start: base + start as u64,
+                    end: base + q as u64,
+                });
+            }
+            if q >= max_end {
+                return Follow::Abandoned(Unclosed::TooLong, q);
+            }
+            if q >= n {
+                return self.at_end(eof, q);
+            }
+            match buf[q] {
+                b'>' => return Follow::Closed(q + 1),
+                b'<' => return Follow::Abandoned(Unclosed::LessThan, q),
+                _ => {}
+            }
+            // Whitespace: blanks, then maybe a line feed.
+            let mut r = q;
+            while r < n && class::is(buf[r], class::BLANK) {
+                r += 1;
+            }
+            if r >= max_end {
+                return Follow::Abandoned(Unclosed::TooLong, r);
+            }
+            if r >= n {
+                return self.at_end(eof, r);
+            }
+            if buf[r] != b'\n' {
+                // Blanks inside one line: ignored only in the wrapped form.
+                if !wrapped {
+                    return Follow::Abandoned(Unclosed::Blank, r);
+                }
+                q = r;
+                continue;
+            }
+            self.lines += 1;
+            if self.lines > self.cfg.limits.max_lines {
+                return Follow::Abandoned(Unclosed::TooManyLines, r);
+            }
+            // Rule 5: a break right after '-' leaves the hyphen open.
+            if self.joined.last() == Some(&b'-') {
+                self.hyphens.push(self.joined.len() - 1);
+            }
+            q = r + 1;
+            // Rule 4: drop up to the opening line's depth of quote marks.
+            let mut stripped = 0;
+            while stripped < prefix.depth {
+                let mut h = q;
+                while h < n && (buf[h] == b' ' || buf[h] == b'\t') {
+                    h += 1;
+                }
+                if h >= n {
+                    if !eof && h < max_end {
+                        return Follow::NeedMore;
+                    }
+                    break;
+                }
+                if !prefix.is_mark(buf[h]) {
+                    break;
+                }
+                q = h + 1;
+                stripped += 1;
+            }
+            self.quoted |= stripped > 0;
+            while q < n && class::is(buf[q], class::BLANK) {
+                q += 1;
+            }
+            if q >= max_end {
+                return Follow::Abandoned(Unclosed::TooLong, q);
+            }
+            if q >= n {
+                return self.at_end(eof, q);
+            }
+            if buf[q] == b'\n' {
+                return Follow::Abandoned(Unclosed::BlankLine, q);
+            }
+        }
+    }
+
+    fn at_end(&self, eof: bool, q: usize) -> Follow {
+        if eof {
+            Follow::Abandoned(Unclosed::EndOfInput, q)
+        } else {
+            Follow::NeedMore
+        }
+    }
+}
+
+/// Most parses the hyphen rule may spend on one candidate: the search is
+/// guided by the parser's error offsets and needs about one parse per
+/// hyphen break on real text, so this only stops hostile input from
+/// multiplying readings.
+const HYPHEN_BUDGET: usize = 64;
+
+impl Engine {
+    /// Validates the closed candidate at `p..end` (rules 5 to 7) and emits
+    /// it if it is a URL (or if rejected candidates are asked for).
+    /// Returns whether it is a URL.
+    fn validate(&mut self, base: u64, p: usize, end: usize, emit: &mut dyn FnMut(Match)) -> bool {
+        let policy = self.cfg.policy;
+        if self.hyphens.is_empty() {
+            return match Url::parse_with(&self.joined, policy) {
+                Ok(_) => {
+                    let m = self.make(base, p, end, None);
+                    emit(m);
+                    true
+                }
+                Err(e) => {
+                    if self.cfg.rejected {
+                        let m = self.make(base, p, end, Some(Rejection::Invalid(e)));
+                        emit(m);
+                    }
+                    false
+                }
+            };
+        }
+        match self.hyphen_search() {
+            Ok(drops) => {
+                let k = self.hyphens.len();
+                let dropped = drops.iter().filter(|&&d| d).count();
+                let decision = match dropped {
+                    0 => Hyphen::Kept,
+                    d if d == k => Hyphen::Dropped,
+                    _ => Hyphen::Mixed,
+                };
+                // The alternative: every hyphen dropped, when the chosen
+                // reading kept them all and that reading is valid too.
+                let alternative = if dropped == 0 {
+                    self.build_reading(&vec![true; k]);
+                    Url::parse_with(&self.reading, policy)
+                        .ok()
+                        .map(|_| self.reading.clone())
+                } else {
+                    None
+                };
+                self.build_reading(&drops);
+                let bytes = self.reading.clone();
+                let mut m = self.make(base, p, end, None);
+                m.bytes = bytes;
+                m.hyphen = Some(decision);
+                m.alternative = alternative;
+                emit(m);
+                true
+            }
+            Err(e) => {
+                if self.cfg.rejected {
+                    let mut m = self.make(base, p, end, Some(Rejection::Invalid(e)));
+                    m.hyphen = Some(Hyphen::Kept);
+                    emit(m);
+                }
+                false
+            }
+        }
+    }
+
+    /// The first valid reading in the contract's order of preference
+    /// (earlier hyphens weigh more, keeping before dropping): a depth-first
+    /// search that only flips hyphens standing before the parser's error
+    /// offset, since a reading that fails there fails whatever follows.
+    /// Returns which hyphens to drop, or the error of the hyphen-kept
+    /// reading.
+    fn hyphen_search(&mut self) -> Result<Vec<bool>, ParseError> {
+        let k = self.hyphens.len();
+        let policy = self.cfg.policy;
+        // Each node: hyphens before `from` decided as in `drops`, the rest kept.
+        let mut stack: Vec<(usize, Vec<bool>)> = vec![(0, vec![false; k])];
+        let mut first_error: Option<ParseError> = None;
+        let mut budget = HYPHEN_BUDGET;
+        while let Some((from, drops)) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            self.build_reading(&drops);
+            let err = match Url::parse_with(&self.reading, policy) {
+                Ok(_) => return Ok(drops),
+                Err(e) => e,
+            };
+            first_error.get_or_insert(err);
+            // Map the error offset back to the joined text.
+            let mut at = err.offset();
+            for (j, &h) in self.hyphens.iter().enumerate() {
+                if drops[j] && h <= at {
+                    at += 1;
+                }
+            }
+            // Children: keep from..m, drop m; pushed so that the largest m
+            // (the longest kept prefix, the preferred reading) pops first.
+            for m in from..k {
+                if self.hyphens[m] > at {
+                    break;
+                }
+                let mut child = drops.clone();
+                child[m] = true;
+                stack.push((m + 1, child));
+            }
+        }
+        // The first node (all kept) is always parsed, so there is an error.
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(vec![false; k]),
+        }
+    }
+
+    /// Writes into `self.reading` the joined text without the hyphens that
+    /// `drops` marks.
+    fn build_reading(&mut self, drops: &[bool]) {
+        self.reading.clear();
+        let mut from = 0;
+        for (j, &h) in self.hyphens.iter().enumerate() {
+            if drops[j] {
+                self.reading.extend_from_slice(&self.joined[from..h]);
+                from = h + 1;
+            }
+        }
+        self.reading.extend_from_slice(&self.joined[from..]);
+    }
+
+    /// Builds the match for the candidate at `p..end` from the scratch state.
+    fn make(&mut self, base: u64, p: usize, end: usize, rejection: Option<Rejection>) -> Match {
+        let offset = base + p as u64;
+        Match {
+            bytes: self.joined.clone(),
+            alternative: None,
+            form: if self.wrapped {
+                Form::Wrapped
+            } else {
+                Form::Bracketed
+            },
+            offset,
+            end: base + end as u64,
+            line: self.line,
+            column: offset - self.line_start + 1,
+            spans: self.pieces.clone(),
+            broken: self.lines > 0,
+            quoted: self.quoted,
+            hyphen: None,
+            policy: self.cfg.policy,
+            rejection,
+        }
+    }
+}
