@@ -6,6 +6,7 @@ pub mod error;
 pub mod grammar;
 pub mod percent;
 pub mod scan;
+pub mod stream;
 pub mod url;
 pub mod warning;
 
@@ -13,6 +14,7 @@ pub use error::{ErrorKind, ParseError};
 pub use scan::{
     extract, Form, Hyphen, HyphenChoice, Limits, Match, Rejection, Scanner, Span, Unclosed,
 };
+pub use stream::{Extractor, PushScanner};
 pub use url::{
     Ftp, FtpCommand, FtpType, Gopher, Host, Http, News, Policy, Prospero, ProsperoFields, Scheme,
     Specific, Url, Wais,

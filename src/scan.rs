@@ -313,9 +313,7 @@ impl Match {
     /// The other valid reading when the hyphen rule left two (the
     /// hyphen-dropped one).
     pub fn alternative(&self) -> Option<Cow<'_, str>> {
-        self.alternative
-            .as_deref()
-            .map(String::from_utf8_lossy)
+        self.alternative.as_deref().map(String::from_utf8_lossy)
     }
 
     /// Whether the hyphen rule left two valid readings.
@@ -673,11 +671,13 @@ impl Engine {
             // Feed from the line start; a line that began before this window
             // was fed up to the window's start by an earlier call.
             let from = self.line_start.max(base);
-            self.prefix.feed(&buf[(from - base) as usize..(at - base) as usize]);
+            self.prefix
+                .feed(&buf[(from - base) as usize..(at - base) as usize]);
             self.prefix_fed = at;
         } else if !self.prefix.done && self.prefix_fed < at {
             let from = self.prefix_fed.max(base);
-            self.prefix.feed(&buf[(from - base) as usize..(at - base) as usize]);
+            self.prefix
+                .feed(&buf[(from - base) as usize..(at - base) as usize]);
             self.prefix_fed = at;
         }
         self.prefix
@@ -712,7 +712,11 @@ impl Engine {
                 }
             }
             if k == n {
-                return if eof { Follow::NotCandidate } else { Follow::NeedMore };
+                return if eof {
+                    Follow::NotCandidate
+                } else {
+                    Follow::NeedMore
+                };
             }
             if k == q || buf[k] != b':' {
                 return Follow::NotCandidate;

@@ -1,0 +1,203 @@
+//! Streams: an iterator over any [`std::io::Read`] and a push scanner for
+//! callers who own the I/O loop.
+//!
+//! Both drive the same [`Engine`] over a roll buffer: bytes are scanned as
+//! they arrive, and only the tail that an open candidate still needs (at
+//! most [`Limits::max_bytes`](crate::Limits::max_bytes)) is kept when the
+//! buffer is refilled. Results do not depend on how the input is chunked.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use crate::scan::{Engine, Match, Scanner};
+
+/// The smallest amount of new input scanned at once. Together with the
+/// candidate bound this makes re-following an open candidate at a refill
+/// happen at most once per candidate, whatever the chunk sizes.
+const MIN_READ: usize = 64 * 1024;
+
+/// A roll buffer with the engine that scans it.
+#[derive(Debug)]
+struct Roll {
+    engine: Engine,
+    buf: Vec<u8>,
+    /// Absolute offset of `buf[0]`.
+    base: u64,
+    /// Everything the buffer may grow to before a scan is forced.
+    capacity: usize,
+}
+
+impl Roll {
+    fn new(scanner: Scanner, min_read: usize) -> Roll {
+        let capacity = scanner.get_limits().max_bytes + min_read.max(1);
+        Roll {
+            engine: Engine::new(scanner),
+            buf: Vec::with_capacity(capacity),
+            base: 0,
+            capacity,
+        }
+    }
+
+    /// Scans the buffer and drops what is no longer needed.
+    fn scan(&mut self, eof: bool, out: &mut VecDeque<Match>) {
+        let n = self.buf.len();
+        let keep = self
+            .engine
+            .scan(&self.buf, self.base, eof, n, &mut |m| out.push_back(m));
+        let drop = (keep - self.base) as usize;
+        self.buf.drain(..drop);
+        self.base = keep;
+    }
+}
+
+/// An iterator over the URLs in a reader.
+///
+/// ```
+/// let text: &[u8] = b"> see <URL:http://www.w3.org/hyper\n> text/> and <news:comp.mail.mime>";
+/// let urls: Vec<String> = urlsift::Extractor::new(text)
+///     .map(|m| m.map(|m| m.as_str().into_owned()))
+///     .collect::<std::io::Result<_>>()?;
+/// assert_eq!(urls, ["http://www.w3.org/hypertext/", "news:comp.mail.mime"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Extractor<R> {
+    reader: R,
+    roll: Roll,
+    out: VecDeque<Match>,
+    done: bool,
+}
+
+impl<R: Read> Extractor<R> {
+    /// Extracts with the contract's defaults.
+    pub fn new(reader: R) -> Extractor<R> {
+        Extractor::with_scanner(reader, Scanner::new())
+    }
+
+    /// Extracts with the given settings.
+    pub fn with_scanner(reader: R, scanner: Scanner) -> Extractor<R> {
+        Extractor::with_buffer(reader, scanner, MIN_READ)
+    }
+
+    /// Like [`Extractor::with_scanner`], reading at least `min_read` bytes
+    /// before each scan (tests use tiny sizes to move every boundary).
+    #[doc(hidden)]
+    pub fn with_buffer(reader: R, scanner: Scanner, min_read: usize) -> Extractor<R> {
+        Extractor {
+            reader,
+            roll: Roll::new(scanner, min_read),
+            out: VecDeque::new(),
+            done: false,
+        }
+    }
+
+    /// Fills the buffer and scans it once; false at the end of input.
+    fn fill(&mut self) -> io::Result<bool> {
+        let roll = &mut self.roll;
+        let start = roll.buf.len();
+        // The kept tail is shorter than the candidate bound, so at least
+        // `min_read` new bytes fit.
+        roll.buf.resize(roll.capacity, 0);
+        let mut len = start;
+        let mut eof = false;
+        while len < roll.buf.len() {
+            match self.reader.read(&mut roll.buf[len..]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(k) => len += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    roll.buf.truncate(len);
+                    return Err(e);
+                }
+            }
+        }
+        roll.buf.truncate(len);
+        roll.scan(eof, &mut self.out);
+        Ok(!eof)
+    }
+}
+
+impl<R: Read> Iterator for Extractor<R> {
+    type Item = io::Result<Match>;
+
+    fn next(&mut self) -> Option<io::Result<Match>> {
+        loop {
+            if let Some(m) = self.out.pop_front() {
+                return Some(Ok(m));
+            }
+            if self.done {
+                return None;
+            }
+            match self.fill() {
+                Ok(more) => self.done = !more,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
+
+/// A push scanner: hand it bytes as they come with [`PushScanner::feed`],
+/// then call [`PushScanner::finish`].
+///
+/// ```
+/// let mut push = urlsift::PushScanner::new(urlsift::Scanner::new());
+/// let mut urls = Vec::new();
+/// for chunk in [&b"<URL:ftp://ds.in"[..], b"\n  ternic.net/rfc> and <gopher:", b"//spinaltap.micro.umn.edu/>"] {
+///     urls.extend(push.feed(chunk).map(|m| m.as_str().into_owned()));
+/// }
+/// urls.extend(push.finish().map(|m| m.as_str().into_owned()));
+/// assert_eq!(urls, ["ftp://ds.internic.net/rfc", "gopher://spinaltap.micro.umn.edu/"]);
+/// ```
+#[derive(Debug)]
+pub struct PushScanner {
+    roll: Roll,
+    out: VecDeque<Match>,
+}
+
+impl PushScanner {
+    /// A push scanner with the given settings.
+    pub fn new(scanner: Scanner) -> PushScanner {
+        PushScanner::with_buffer(scanner, MIN_READ)
+    }
+
+    /// Like [`PushScanner::new`], scanning once at least `min_read` new
+    /// bytes are buffered (tests use tiny sizes to move every boundary).
+    #[doc(hidden)]
+    pub fn with_buffer(scanner: Scanner, min_read: usize) -> PushScanner {
+        PushScanner {
+            roll: Roll::new(scanner, min_read),
+            out: VecDeque::new(),
+        }
+    }
+
+    /// Takes the next bytes of the stream and returns the matches that are
+    /// now decided. Memory stays bounded however large `data` is.
+    pub fn feed(&mut self, mut data: &[u8]) -> std::collections::vec_deque::Drain<'_, Match> {
+        while !data.is_empty() {
+            let room = self
+                .roll
+                .capacity
+                .saturating_sub(self.roll.buf.len())
+                .max(1);
+            let take = room.min(data.len());
+            self.roll.buf.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if self.roll.buf.len() >= self.roll.capacity {
+                self.roll.scan(false, &mut self.out);
+            }
+        }
+        self.out.drain(..)
+    }
+
+    /// Ends the stream and returns the remaining matches.
+    pub fn finish(mut self) -> std::collections::vec_deque::IntoIter<Match> {
+        self.roll.scan(true, &mut self.out);
+        self.out.into_iter()
+    }
+}
