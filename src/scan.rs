@@ -25,7 +25,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use memchr::{memchr2, memchr_iter};
+use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
 use crate::url::{Policy, Url};
@@ -572,6 +572,9 @@ impl Engine {
         let n = buf.len();
         let limit = limit.min(n);
         let mut i = (self.resume - base) as usize;
+        // Mail is rarely ISO-2022-JP: when the window holds no ESC, the
+        // two-byte state cannot change and one memchr for '<' suffices.
+        let plain = !self.jis && i < limit && memchr(ESC, &buf[i..limit]).is_none();
         let keep = loop {
             if i >= limit {
                 break limit;
@@ -600,7 +603,12 @@ impl Engine {
                 }
                 continue;
             }
-            let p = match memchr2(b'<', ESC, &buf[i..limit]) {
+            let found = if plain {
+                memchr(b'<', &buf[i..limit])
+            } else {
+                memchr2(b'<', ESC, &buf[i..limit])
+            };
+            let p = match found {
                 None => break limit,
                 Some(k) => i + k,
             };
@@ -648,15 +656,14 @@ impl Engine {
         }
         let from = (self.counted - base) as usize;
         let hay = &buf[from..(to - base) as usize];
-        let mut last = None;
-        let mut count = 0u64;
-        for k in memchr_iter(b'\n', hay) {
-            count += 1;
-            last = Some(k);
-        }
-        if let Some(k) = last {
+        // Counting with SIMD, then one reverse search for the line start:
+        // both touch each byte once over the whole input.
+        let count = bytecount::count(hay, b'\n') as u64;
+        if count > 0 {
             self.line += count;
-            self.line_start = base + (from + k + 1) as u64;
+            if let Some(k) = memrchr(b'\n', hay) {
+                self.line_start = base + (from + k + 1) as u64;
+            }
         }
         self.counted = to;
     }
