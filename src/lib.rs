@@ -2,12 +2,17 @@
 #![deny(missing_docs)]
 
 pub mod class;
+pub mod cli;
 pub mod error;
 pub mod grammar;
+pub mod mail;
 pub mod percent;
+pub mod printer;
 pub mod scan;
+pub mod search;
 pub mod stream;
 pub mod url;
+pub mod walk;
 pub mod warning;
 
 pub use error::{ErrorKind, ParseError};
