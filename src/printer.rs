@@ -302,7 +302,7 @@ impl Printer {
                 let offset = m.error().map(|e| e.offset());
                 match offset {
                     Some(o) => {
-                        let _ = write!(out, ",\"error_offset\":{o}}}\n");
+                        let _ = writeln!(out, ",\"error_offset\":{o}}}");
                     }
                     None => out.extend_from_slice(b",\"error_offset\":null}\n"),
                 }
