@@ -19,27 +19,26 @@ EXAMPLES:
   urlsift -u < digest.txt             each URL once (normalized)
   urlsift --invalid msg.eml           the rejected <...> candidates, why
   urlsift --parse 'http://a.b/c?d'    parse URLs given as arguments
-  zcat x.gz | urlsift -                read stdin
+  zcat x.gz | urlsift -               read stdin
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
 
-/// The `--form` values.
+/// The `--form` values: `<URL:scheme:...>` or `<scheme:...>`. (Plain
+/// comments on the variants keep `--help` to one line per option.)
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormArg {
-    /// `<URL:scheme:...>`
     Wrapped,
-    /// `<scheme:...>`
     Bracketed,
 }
 
-/// The `--hyphen` values.
+/// The `--hyphen` values: the hyphen-kept reading (the contract's
+/// choice), the hyphen-dropped one when both are valid, or both.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum HyphenArg {
-    /// The hyphen-kept reading (the contract's choice)
     Keep,
-    /// The hyphen-dropped reading when both are valid
     Drop,
-    /// Both readings when both are valid
     Both,
 }
 
