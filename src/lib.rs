@@ -71,7 +71,8 @@ pub mod warning;
 
 pub use error::{ErrorKind, ParseError};
 pub use scan::{
-    extract, Form, Hyphen, HyphenChoice, Limits, Match, Rejection, Scanner, Span, Unclosed,
+    extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,
+    Unclosed,
 };
 pub use stream::{Extractor, PushScanner};
 pub use url::{

@@ -27,7 +27,7 @@ use flate2::read::MultiGzDecoder;
 use crate::cli::{Config, Mode};
 use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::{json_str, InputName, Printer, Recs};
-use crate::scan::{Match, Scanner};
+use crate::scan::{Match, PieceContext, Scanner};
 use crate::url::Url;
 use crate::walk::{self, Entry};
 
@@ -48,6 +48,9 @@ pub struct Piece {
     pub offset: u64,
     /// Whether the input ends with this piece.
     pub at_end: bool,
+    /// What the scanner needs to know of the bytes before the piece (it
+    /// starts inside a line only when a line is longer than a piece).
+    pub context: PieceContext,
 }
 
 impl Piece {
@@ -69,6 +72,7 @@ pub struct PieceReader<R> {
     done: bool,
     err: Option<io::Error>,
     spare: Vec<Vec<u8>>,
+    context: PieceContext,
 }
 
 /// Where to end a piece of `data` (at least `look` bytes must follow).
@@ -99,7 +103,8 @@ impl<R: Read> PieceReader<R> {
             eof: false,
             done: false,
             err: None,
-            spare: Vec::new(),
+            spare: POOL.with(|p| p.borrow_mut().pop()).into_iter().collect(),
+            context: PieceContext::default(),
         }
     }
 
@@ -143,15 +148,35 @@ impl<R: Read> PieceReader<R> {
             if self.eof {
                 break len;
             }
-            if let Some(c) = cut(&data[..len], self.target, self.look) {
-                break c;
+            match cut(&data[..len], self.target, self.look) {
+                Some(c) => break c,
+                None => {
+                    // A line longer than the piece: cut inside it (memory
+                    // stays flat) and carry what the scanner must know of
+                    // the line into the next piece. An escape sequence
+                    // stays whole.
+                    let mut c = len - self.look;
+                    if let Some(k) = memchr::memrchr(0x1b, &data[c.saturating_sub(2)..c]) {
+                        c = c.saturating_sub(2) + k;
+                    }
+                    if c > 0 {
+                        break c;
+                    }
+                    want += self.target;
+                    data.resize(want, 0);
+                }
             }
-            // A line longer than the piece: read on.
-            want += self.target;
-            data.resize(want, 0);
         };
         let at_end = self.eof;
         self.done = at_end;
+        let context = self.context;
+        self.context = if limit > 0 && data[limit - 1] != b'\n' {
+            let mut next = context;
+            next.advance(&data[..limit]);
+            next
+        } else {
+            PieceContext::default()
+        };
         self.carry.clear();
         self.carry.extend_from_slice(&data[limit..len]);
         let offset = self.offset;
@@ -162,7 +187,28 @@ impl<R: Read> PieceReader<R> {
             limit,
             offset,
             at_end,
+            context,
         })
+    }
+}
+
+thread_local! {
+    /// One piece buffer per thread, kept from input to input: allocating
+    /// (and zeroing) a fresh megabyte for every small news article would
+    /// cost more than scanning it.
+    static POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl<R> Drop for PieceReader<R> {
+    fn drop(&mut self) {
+        if let Some(buf) = self.spare.pop() {
+            POOL.with(|p| {
+                let mut p = p.borrow_mut();
+                if p.is_empty() {
+                    p.push(buf);
+                }
+            });
+        }
     }
 }
 
@@ -325,7 +371,9 @@ fn search_stream<R: Read>(
         if ctx.stop.load(Ordering::Relaxed) {
             return Ok(());
         }
-        let (mut ms, lf) = ctx.scanner.scan_piece(p.bytes(), p.limit, p.at_end);
+        let (mut ms, lf) = ctx
+            .scanner
+            .scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
@@ -634,7 +682,7 @@ fn run_parallel(
                             let scanner = ctx.scanner;
                             scope.spawn(move |_| {
                                 let (matches, lf) =
-                                    scanner.scan_piece(p.bytes(), p.limit, p.at_end);
+                                    scanner.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
                                 let _ = tx.send((
                                     my,
                                     Chunk {
@@ -833,5 +881,48 @@ mod tests {
             lines += lf;
         }
         assert_eq!(got, whole);
+    }
+
+    /// Scans `text` in pieces of `target` bytes and rebases the matches.
+    fn piecewise(text: &[u8], target: usize, s: Scanner) -> Vec<Match> {
+        let mut pr = PieceReader::new(text, target, s.get_limits().max_bytes);
+        let mut got = Vec::new();
+        let mut lines = 0;
+        while let Some(p) = pr.next_piece() {
+            assert!(p.bytes().len() <= target + s.get_limits().max_bytes);
+            let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+            for mut m in ms {
+                m.rebase(p.offset, lines);
+                got.push(m);
+            }
+            lines += lf;
+            pr.recycle(p.data);
+        }
+        got
+    }
+
+    #[test]
+    fn lines_longer_than_a_piece_are_cut_inside_with_their_context() {
+        // A quoted line far longer than a piece, holding URLs (one broken
+        // onto the next line, whose quote prefix must go) and an
+        // ISO-2022-JP run with a '<' inside it.
+        let s = Scanner::new().limits(crate::Limits {
+            max_bytes: 256,
+            max_lines: 4,
+        });
+        let mut text = b"> ".to_vec();
+        for i in 0..3000 {
+            text.extend_from_slice(format!("w{i} <http://h{i}.example/> ").as_bytes());
+            if i % 101 == 0 {
+                text.extend_from_slice(b"\x1b$B<http://no.example/>\x1b(B ");
+            }
+        }
+        text.extend_from_slice(b"<URL:http://end.example/a\n> b/>\n");
+        let whole = s.extract(&text);
+        assert_eq!(whole.len(), 3001);
+        assert_eq!(whole[3000].as_str(), "http://end.example/ab/");
+        for target in [1000, 4096, 7777] {
+            assert_eq!(piecewise(&text, target, s), whole, "pieces of {target}");
+        }
     }
 }
