@@ -45,14 +45,13 @@ corpus() { # corpus SIZE -> directory
 
 BARE='<[a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*>'
 stats=$(mktemp)
-trap 'rm -f "$stats"' EXIT
+trap 'rm -f "$stats" "$stats.t"' EXIT
 
 # run LABEL CMD... : one timed run, appends "LABEL seconds maxrss_kb"
 run() {
     local label="$1"; shift
-    local t
-    t=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    echo "$label $t" >>"$stats"
+    /usr/bin/time -o "$stats.t" -f "%e %M" "$@" >/dev/null 2>/dev/null || true
+    echo "$label $(tail -1 "$stats.t")" >>"$stats"
 }
 
 pair() { # pair NAME_A NAME_B "CMD_A" "CMD_B"

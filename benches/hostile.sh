@@ -48,15 +48,16 @@ for name, make in kinds.items():
         if not os.path.exists(path) or os.path.getsize(path) < mult * n:
             with open(path, "wb") as f:
                 f.write(make(mult * n) + tail)
-print("\n".join(kinds))
+print(f"{len(kinds)} kinds of hostile input in {d}", file=sys.stderr)
 PY
 status=0
 printf '| input (%s, then 2x) | time 1x | time 2x | ratio | peak RSS 1x / 2x | URL after it |\n' "$size"
 printf '| --- | --- | --- | --- | --- | --- |\n'
 for f in "$dir"/*.1x; do
     name=$(basename "$f" .1x)
-    t1=$( { /usr/bin/time -f "%e %M" "$bin" "$dir/$name.1x" >"$dir/out1" 2>/dev/null; } 2>&1 | tail -1)
-    t2=$( { /usr/bin/time -f "%e %M" "$bin" "$dir/$name.2x" >"$dir/out2" 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o "$dir/time1" -f "%e %M" "$bin" "$dir/$name.1x" >"$dir/out1" 2>/dev/null || true
+    /usr/bin/time -o "$dir/time2" -f "%e %M" "$bin" "$dir/$name.2x" >"$dir/out2" 2>/dev/null || true
+    t1=$(tail -1 "$dir/time1"); t2=$(tail -1 "$dir/time2")
     found=yes
     grep -q 'http://found.example/after' "$dir/out1" && grep -q 'http://found.example/after' "$dir/out2" || found=NO
     read -r s1 r1 <<<"$t1"; read -r s2 r2 <<<"$t2"

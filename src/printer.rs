@@ -336,6 +336,12 @@ impl Printer {
     pub fn unique(&self) -> bool {
         self.unique
     }
+
+    /// Whether the output shows line numbers (so pieces of a split input
+    /// need to know the line they start on).
+    pub fn needs_lines(&self) -> bool {
+        self.line_number || self.invalid || self.mode == Mode::Json
+    }
 }
 
 #[cfg(test)]

@@ -439,6 +439,21 @@ impl Scanner {
         context: &PieceContext,
     ) -> (Vec<Match>, u64) {
         let mut out = Vec::new();
+        let lines = self.scan_piece_each(piece, limit, at_end, context, &mut |m| out.push(m));
+        (out, lines)
+    }
+
+    /// Like [`Scanner::scan_piece_in`], handing each match to `each` as it
+    /// is found instead of collecting them (memory stays flat however
+    /// dense the matches). Returns the number of line feeds before `limit`.
+    pub fn scan_piece_each(
+        &self,
+        piece: &[u8],
+        limit: usize,
+        at_end: bool,
+        context: &PieceContext,
+        each: &mut dyn FnMut(Match),
+    ) -> u64 {
         let mut engine = Engine::new(*self);
         // The engine counts from the start of the line the piece begins in,
         // so columns and the quote prefix come out right.
@@ -457,10 +472,10 @@ impl Scanner {
                 s.start -= back;
                 s.end -= back;
             }
-            out.push(m)
+            each(m)
         });
         engine.count_lines(piece, back, back + limit as u64);
-        (out, engine.line - 1)
+        engine.line - 1
     }
 }
 

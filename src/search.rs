@@ -25,9 +25,9 @@ use std::time::Instant;
 use flate2::read::MultiGzDecoder;
 
 use crate::cli::{Config, Mode};
-use crate::mail::{MessageMap, MessageTracker};
+use crate::mail::MessageTracker;
 use crate::printer::{json_str, InputName, Printer, Recs};
-use crate::scan::{Match, PieceContext, Scanner};
+use crate::scan::{PieceContext, Scanner};
 use crate::url::Url;
 use crate::walk::{self, Entry};
 
@@ -226,12 +226,6 @@ pub struct Stats {
 /// What a search step hands to the writer.
 enum Body {
     Recs(Recs),
-    Piece {
-        matches: Vec<Match>,
-        lf: u64,
-        offset: u64,
-        map: Option<MessageMap>,
-    },
     Empty,
 }
 
@@ -253,7 +247,6 @@ struct Sink<'a> {
     errors: bool,
     cur_input: usize,
     cur_count: u64,
-    cur_lines: u64,
     stats: Stats,
     buf: Vec<u8>,
 }
@@ -291,30 +284,11 @@ impl Sink<'_> {
         if c.input != self.cur_input {
             self.cur_input = c.input;
             self.cur_count = 0;
-            self.cur_lines = 0;
         }
         self.stats.bytes += c.bytes;
         let name = self.names[c.input].as_ref();
         match (c.body, name) {
             (Body::Recs(r), _) => self.write_recs(r)?,
-            (
-                Body::Piece {
-                    mut matches,
-                    lf,
-                    offset,
-                    map,
-                },
-                Some(name),
-            ) => {
-                let mut r = Recs::default();
-                for m in &mut matches {
-                    m.rebase(offset, self.cur_lines);
-                    let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-                    self.printer.push_match(&mut r, name, m, id);
-                }
-                self.cur_lines += lf;
-                self.write_recs(r)?;
-            }
             _ => {}
         }
         if c.last {
@@ -371,18 +345,17 @@ fn search_stream<R: Read>(
         if ctx.stop.load(Ordering::Relaxed) {
             return Ok(());
         }
-        let (mut ms, lf) = ctx
-            .scanner
-            .scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
         let mut recs = Recs::default();
-        for m in &mut ms {
-            m.rebase(p.offset, lines);
-            let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-            ctx.printer.push_match(&mut recs, name, m, id);
-        }
+        let lf =
+            ctx.scanner
+                .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |mut m| {
+                    m.rebase(p.offset, lines);
+                    let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+                    ctx.printer.push_match(&mut recs, name, &m, id);
+                });
         lines += lf;
         emit(recs, p.limit as u64).map_err(Fail::Write)?;
         pr.recycle(p.data);
@@ -477,7 +450,6 @@ pub fn run(cfg: Config) -> i32 {
         errors: false,
         cur_input: usize::MAX,
         cur_count: 0,
-        cur_lines: 0,
         stats: Stats::default(),
         buf: Vec::new(),
     };
@@ -663,9 +635,19 @@ fn run_parallel(
                         let look = ctx.scanner.get_limits().max_bytes;
                         let mut pr = PieceReader::new(r, PIECE, look);
                         let mut tracker = ctx.msgs.then(MessageTracker::new);
+                        let count_lines = ctx.printer.needs_lines();
+                        let mut lines = 0u64;
                         while let Some(p) = pr.next_piece() {
                             if stop.load(Ordering::Relaxed) {
                                 break;
+                            }
+                            // Each piece learns its first line here, so the
+                            // pool formats it at once: a piece in flight holds
+                            // its output, not its matches (dense matches would
+                            // otherwise cost far more memory than the text).
+                            let line_base = lines;
+                            if count_lines {
+                                lines += bytecount::count(&p.bytes()[..p.limit], b'\n') as u64;
                             }
                             let map = tracker
                                 .as_mut()
@@ -680,21 +662,27 @@ fn run_parallel(
                             let my = seq;
                             seq += 1;
                             let scanner = ctx.scanner;
+                            let printer = ctx.printer;
                             scope.spawn(move |_| {
-                                let (matches, lf) =
-                                    scanner.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+                                let mut recs = Recs::default();
+                                scanner.scan_piece_each(
+                                    p.bytes(),
+                                    p.limit,
+                                    p.at_end,
+                                    &p.context,
+                                    &mut |mut m| {
+                                        m.rebase(p.offset, line_base);
+                                        let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+                                        printer.push_match(&mut recs, name, &m, id);
+                                    },
+                                );
                                 let _ = tx.send((
                                     my,
                                     Chunk {
                                         input: i,
                                         last: p.at_end,
                                         bytes: p.limit as u64,
-                                        body: Body::Piece {
-                                            matches,
-                                            lf,
-                                            offset: p.offset,
-                                            map,
-                                        },
+                                        body: Body::Recs(recs),
                                         error,
                                     },
                                 ));
@@ -837,6 +825,7 @@ fn run_parse(cfg: &Config) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::Match;
 
     #[test]
     fn pieces_cover_input_at_line_starts() {
