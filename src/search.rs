@@ -287,9 +287,8 @@ impl Sink<'_> {
         }
         self.stats.bytes += c.bytes;
         let name = self.names[c.input].as_ref();
-        match (c.body, name) {
-            (Body::Recs(r), _) => self.write_recs(r)?,
-            _ => {}
+        if let Body::Recs(r) = c.body {
+            self.write_recs(r)?;
         }
         if c.last {
             if let Some(name) = name {
