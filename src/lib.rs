@@ -55,6 +55,11 @@
 //! disguises itself. urlsift reads; it never fetches anything.
 #![deny(missing_docs)]
 
+/// The README's examples are compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod class;
 pub mod cli;
 pub mod error;
