@@ -853,10 +853,13 @@ impl Engine {
         self.hyphens.clear();
         self.lines = 0;
         self.quoted = false;
+        // Every loop stops at the bound, so what is decided does not depend
+        // on how much input lies beyond it (chunking invariance).
+        let stop = n.min(max_end);
+        let too_long = Follow::Abandoned(Unclosed::TooLong, max_end);
         loop {
             // A run of candidate text (rule 3: no whitespace, no '<' '>').
             let start = q;
-            let stop = n.min(max_end);
             while q < stop && !class::is(buf[q], class::STOP) {
                 q += 1;
             }
@@ -867,10 +870,10 @@ impl Engine {
                     end: base + q as u64,
                 });
             }
-            if q >= max_end {
-                return Follow::Abandoned(Unclosed::TooLong, q);
+            if q == max_end {
+                return too_long;
             }
-            if q >= n {
+            if q == n {
                 return self.at_end(eof, q);
             }
             match buf[q] {
@@ -880,13 +883,13 @@ impl Engine {
             }
             // Whitespace: blanks, then maybe a line feed.
             let mut r = q;
-            while r < n && class::is(buf[r], class::BLANK) {
+            while r < stop && class::is(buf[r], class::BLANK) {
                 r += 1;
             }
-            if r >= max_end {
-                return Follow::Abandoned(Unclosed::TooLong, r);
+            if r == max_end {
+                return too_long;
             }
-            if r >= n {
+            if r == n {
                 return self.at_end(eof, r);
             }
             if buf[r] != b'\n' {
@@ -910,11 +913,14 @@ impl Engine {
             let mut stripped = 0;
             while stripped < prefix.depth {
                 let mut h = q;
-                while h < n && (buf[h] == b' ' || buf[h] == b'\t') {
+                while h < stop && (buf[h] == b' ' || buf[h] == b'\t') {
                     h += 1;
                 }
-                if h >= n {
-                    if !eof && h < max_end {
+                if h == max_end {
+                    return too_long;
+                }
+                if h == n {
+                    if !eof {
                         return Follow::NeedMore;
                     }
                     break;
@@ -926,13 +932,13 @@ impl Engine {
                 stripped += 1;
             }
             self.quoted |= stripped > 0;
-            while q < n && class::is(buf[q], class::BLANK) {
+            while q < stop && class::is(buf[q], class::BLANK) {
                 q += 1;
             }
-            if q >= max_end {
-                return Follow::Abandoned(Unclosed::TooLong, q);
+            if q == max_end {
+                return too_long;
             }
-            if q >= n {
+            if q == n {
                 return self.at_end(eof, q);
             }
             if buf[q] == b'\n' {
