@@ -25,7 +25,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use memchr::{memchr2, memchr_iter};
+use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
 use crate::url::{Policy, Url};
@@ -572,6 +572,9 @@ impl Engine {
         let n = buf.len();
         let limit = limit.min(n);
         let mut i = (self.resume - base) as usize;
+        // Mail is rarely ISO-2022-JP: when the window holds no ESC, the
+        // two-byte state cannot change and one memchr for '<' suffices.
+        let plain = !self.jis && i < limit && memchr(ESC, &buf[i..limit]).is_none();
         let keep = loop {
             if i >= limit {
                 break limit;
@@ -600,7 +603,12 @@ impl Engine {
                 }
                 continue;
             }
-            let p = match memchr2(b'<', ESC, &buf[i..limit]) {
+            let found = if plain {
+                memchr(b'<', &buf[i..limit])
+            } else {
+                memchr2(b'<', ESC, &buf[i..limit])
+            };
+            let p = match found {
                 None => break limit,
                 Some(k) => i + k,
             };
@@ -648,15 +656,14 @@ impl Engine {
         }
         let from = (self.counted - base) as usize;
         let hay = &buf[from..(to - base) as usize];
-        let mut last = None;
-        let mut count = 0u64;
-        for k in memchr_iter(b'\n', hay) {
-            count += 1;
-            last = Some(k);
-        }
-        if let Some(k) = last {
+        // Counting with SIMD, then one reverse search for the line start:
+        // both touch each byte once over the whole input.
+        let count = bytecount::count(hay, b'\n') as u64;
+        if count > 0 {
             self.line += count;
-            self.line_start = base + (from + k + 1) as u64;
+            if let Some(k) = memrchr(b'\n', hay) {
+                self.line_start = base + (from + k + 1) as u64;
+            }
         }
         self.counted = to;
     }
@@ -980,5 +987,141 @@ impl Engine {
             policy: self.cfg.policy,
             rejection,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn urls(text: &str) -> Vec<String> {
+        extract(text.as_bytes())
+            .iter()
+            .map(|m| m.as_str().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn rule1_wrapped_and_bracketed_forms() {
+        assert_eq!(urls("a <URL:http://a.b/> b"), ["http://a.b/"]);
+        assert_eq!(urls("a <url:http://a.b/> b"), ["http://a.b/"]);
+        assert_eq!(urls("a <URL:\n  http://a.b/> b"), ["http://a.b/"]);
+        assert_eq!(urls("a <http://a.b/> b"), ["http://a.b/"]);
+        let m = &extract(b"x <URL:news:*>")[0];
+        assert_eq!(m.form(), Form::Wrapped);
+        assert_eq!((m.offset(), m.line(), m.column()), (2, 1, 3));
+    }
+
+    #[test]
+    fn rule1_not_candidates() {
+        for text in ["<a@b.org>", "a < b", "<b>", "<>", "< http://a.b/>", "<:x>"] {
+            assert!(urls(text).is_empty(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn rule2_abandoned_candidate_does_not_hide_later_urls() {
+        assert_eq!(urls("<URL:http://a.b/ <http://c.d/>"), ["http://c.d/"]);
+        assert_eq!(urls("<URL:http://a.b/\n\n<http://c.d/>"), ["http://c.d/"]);
+        assert!(urls("<URL:http://a.b/").is_empty());
+    }
+
+    #[test]
+    fn rule3_whitespace_wrapped_vs_bracketed() {
+        // Appendix: "The whitespace should be ignored when extracting the URL".
+        assert_eq!(
+            urls("<URL:ftp://ds.in\nternic.net/rfc>"),
+            ["ftp://ds.internic.net/rfc"]
+        );
+        assert_eq!(urls("<URL:http://a. b/>"), ["http://a.b/"]);
+        assert_eq!(urls("<http://a.\r\n   b/>"), ["http://a.b/"]);
+        assert!(urls("<http://a. b/>").is_empty());
+        assert!(urls("<Re: hello>").is_empty());
+        assert!(urls("map<std::string, int>").is_empty());
+    }
+
+    #[test]
+    fn rule4_reply_quoting() {
+        assert_eq!(urls("> see <URL:http://a.b/x\n> y/>"), ["http://a.b/xy/"],);
+        assert_eq!(urls(">> <http://a.b/x\n> > y/>"), ["http://a.b/xy/"]);
+        assert_eq!(urls("| <http://a.b/x\n| y/>"), ["http://a.b/xy/"]);
+        // A re-wrapped, shallower quote is fine; the '>' after the marks closes.
+        assert_eq!(urls(">> <http://a.b/x\n> y/>"), ["http://a.b/xy/"]);
+        assert_eq!(urls("> <http://a.b/x\n> >"), ["http://a.b/x"]);
+        let m = &extract(b"> <http://a.b/x\n> y>")[0];
+        assert!(m.is_quoted() && m.is_broken());
+    }
+
+    #[test]
+    fn rule5_hyphen_rule() {
+        // Both readings valid: the hyphen-kept one, with the other as alternative.
+        let m = &extract(b"<URL:http://www.ex-\nample.com/>")[0];
+        assert_eq!(m.as_str(), "http://www.ex-ample.com/");
+        assert_eq!(m.alternative().as_deref(), Some("http://www.example.com/"));
+        assert_eq!(m.hyphen(), Some(Hyphen::Kept));
+        // Only the dropped reading is valid (a label cannot end with '-').
+        let m = &extract(b"<URL:http://www.example-\n.com/>")[0];
+        assert_eq!(m.as_str(), "http://www.example.com/");
+        assert_eq!(m.hyphen(), Some(Hyphen::Dropped));
+        assert!(!m.is_ambiguous());
+        // Several breaks: the preferred reading keeps the earliest hyphens.
+        let m = &extract(b"<URL:http://a-\nb.c-\n.d/>")[0];
+        assert_eq!(m.as_str(), "http://a-b.c.d/");
+        assert_eq!(m.hyphen(), Some(Hyphen::Mixed));
+    }
+
+    #[test]
+    fn rule6_fragment_stays_with_its_url() {
+        assert_eq!(
+            urls("<URL:http://ds.internic.\nnet/instructions/overview.html#WARNING>"),
+            ["http://ds.internic.net/instructions/overview.html#WARNING"]
+        );
+    }
+
+    #[test]
+    fn rule7_policies() {
+        let text = b"<http://a.b/~x>";
+        assert_eq!(extract(text).len(), 1);
+        assert!(Scanner::new()
+            .policy(Policy::Strict)
+            .extract(text)
+            .is_empty());
+        let rejected = Scanner::new()
+            .policy(Policy::Strict)
+            .rejected(true)
+            .extract(text);
+        assert!(matches!(
+            rejected[0].rejection(),
+            Some(Rejection::Invalid(_))
+        ));
+        // User info in http stays invalid under both (section 6 disguise).
+        assert!(urls("<http://bank.example@evil.example/>").is_empty());
+    }
+
+    #[test]
+    fn rule8_iso_2022_jp_two_byte_runs() {
+        let mut text = b"\x1b$B<http://a.b/>\x1b(B <http://c.d/>".to_vec();
+        assert_eq!(Scanner::new().extract(&text).len(), 1);
+        text.extend_from_slice(b"\n\x1b$B$3\n<http://e.f/>");
+        assert_eq!(Scanner::new().extract(&text).len(), 2);
+    }
+
+    #[test]
+    fn limits_abandon_and_resume() {
+        let s = Scanner::new().limits(Limits {
+            max_bytes: 32,
+            max_lines: 1,
+        });
+        let long = format!("<URL:http://a.b/{}> <http://c.d/>", "x".repeat(40));
+        assert_eq!(s.extract(long.as_bytes()).len(), 1);
+        assert!(s.extract(b"<URL:http://a\n.b\n/>").is_empty());
+    }
+
+    #[test]
+    fn scan_piece_reports_only_before_limit() {
+        let text = b"<http://a.b/>\n<http://c.d/>\n";
+        let (found, lines) = Scanner::new().scan_piece(text, 14, false);
+        assert_eq!(found.len(), 1);
+        assert_eq!(lines, 1);
     }
 }

@@ -20,7 +20,9 @@ const MIN_READ: usize = 64 * 1024;
 #[derive(Debug)]
 struct Roll {
     engine: Engine,
+    /// Allocated (and zeroed) once at full capacity; `len` bytes are live.
     buf: Vec<u8>,
+    len: usize,
     /// Absolute offset of `buf[0]`.
     base: u64,
     /// Everything the buffer may grow to before a scan is forced.
@@ -32,7 +34,8 @@ impl Roll {
         let capacity = scanner.get_limits().max_bytes + min_read.max(1);
         Roll {
             engine: Engine::new(scanner),
-            buf: Vec::with_capacity(capacity),
+            buf: vec![0; capacity],
+            len: 0,
             base: 0,
             capacity,
         }
@@ -40,12 +43,13 @@ impl Roll {
 
     /// Scans the buffer and drops what is no longer needed.
     fn scan(&mut self, eof: bool, out: &mut VecDeque<Match>) {
-        let n = self.buf.len();
+        let n = self.len;
         let keep = self
             .engine
-            .scan(&self.buf, self.base, eof, n, &mut |m| out.push_back(m));
+            .scan(&self.buf[..n], self.base, eof, n, &mut |m| out.push_back(m));
         let drop = (keep - self.base) as usize;
-        self.buf.drain(..drop);
+        self.buf.copy_within(drop..n, 0);
+        self.len = n - drop;
         self.base = keep;
     }
 }
@@ -94,27 +98,20 @@ impl<R: Read> Extractor<R> {
     /// Fills the buffer and scans it once; false at the end of input.
     fn fill(&mut self) -> io::Result<bool> {
         let roll = &mut self.roll;
-        let start = roll.buf.len();
         // The kept tail is shorter than the candidate bound, so at least
-        // `min_read` new bytes fit.
-        roll.buf.resize(roll.capacity, 0);
-        let mut len = start;
+        // `min_read` bytes are free.
         let mut eof = false;
-        while len < roll.buf.len() {
-            match self.reader.read(&mut roll.buf[len..]) {
+        while roll.len < roll.capacity {
+            match self.reader.read(&mut roll.buf[roll.len..]) {
                 Ok(0) => {
                     eof = true;
                     break;
                 }
-                Ok(k) => len += k,
+                Ok(k) => roll.len += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    roll.buf.truncate(len);
-                    return Err(e);
-                }
+                Err(e) => return Err(e),
             }
         }
-        roll.buf.truncate(len);
         roll.scan(eof, &mut self.out);
         Ok(!eof)
     }
@@ -180,16 +177,13 @@ impl PushScanner {
     /// now decided. Memory stays bounded however large `data` is.
     pub fn feed(&mut self, mut data: &[u8]) -> std::collections::vec_deque::Drain<'_, Match> {
         while !data.is_empty() {
-            let room = self
-                .roll
-                .capacity
-                .saturating_sub(self.roll.buf.len())
-                .max(1);
-            let take = room.min(data.len());
-            self.roll.buf.extend_from_slice(&data[..take]);
+            let roll = &mut self.roll;
+            let take = (roll.capacity - roll.len).min(data.len());
+            roll.buf[roll.len..roll.len + take].copy_from_slice(&data[..take]);
+            roll.len += take;
             data = &data[take..];
-            if self.roll.buf.len() >= self.roll.capacity {
-                self.roll.scan(false, &mut self.out);
+            if roll.len == roll.capacity {
+                roll.scan(false, &mut self.out);
             }
         }
         self.out.drain(..)
