@@ -1,11 +1,16 @@
-use std::io::Write;
+//! The `urlsift` command: parse the arguments, run the search, exit with
+//! grep's status (0 found, 1 nothing, 2 error).
+
+use clap::Parser;
+
 fn main() {
-    let mut out = std::io::BufWriter::new(std::io::stdout());
-    for path in std::env::args().skip(1) {
-        let f = std::fs::File::open(&path).unwrap();
-        for m in urlsift::Extractor::new(f) {
-            let m = m.unwrap();
-            writeln!(out, "{}:{}:{}", path, m.line(), m.as_str()).unwrap();
+    let args = urlsift::cli::Args::parse();
+    let code = match args.into_config() {
+        Err(e) => {
+            eprintln!("urlsift: {e}");
+            2
         }
-    }
+        Ok(cfg) => urlsift::search::run(cfg),
+    };
+    std::process::exit(code);
 }

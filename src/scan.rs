@@ -424,12 +424,112 @@ impl Scanner {
     /// start (line 1); [`Match::rebase`] moves them. Also returns the number
     /// of line feeds before `limit`, to compute the next piece's first line.
     pub fn scan_piece(&self, piece: &[u8], limit: usize, at_end: bool) -> (Vec<Match>, u64) {
+        self.scan_piece_in(piece, limit, at_end, &PieceContext::default())
+    }
+
+    /// Like [`Scanner::scan_piece`] for a piece that may start inside a
+    /// line: `context` says what the scanner needs to know of the bytes
+    /// before the piece (see [`PieceContext::advance`]). Columns count from
+    /// the real line start; offsets still count from the piece's start.
+    pub fn scan_piece_in(
+        &self,
+        piece: &[u8],
+        limit: usize,
+        at_end: bool,
+        context: &PieceContext,
+    ) -> (Vec<Match>, u64) {
         let mut out = Vec::new();
         let mut engine = Engine::new(*self);
+        // The engine counts from the start of the line the piece begins in,
+        // so columns and the quote prefix come out right.
+        let back = context.column;
+        engine.resume = back;
+        engine.counted = back;
+        engine.jis = context.jis;
+        engine.prefix = context.prefix;
+        engine.prefix_valid = true;
+        engine.prefix_fed = back;
         let limit = limit.min(piece.len());
-        engine.scan(piece, 0, at_end, limit, &mut |m| out.push(m));
-        engine.count_lines(piece, 0, limit as u64);
+        engine.scan(piece, back, at_end, limit, &mut |mut m| {
+            m.offset -= back;
+            m.end -= back;
+            for s in &mut m.spans {
+                s.start -= back;
+                s.end -= back;
+            }
+            out.push(m)
+        });
+        engine.count_lines(piece, back, back + limit as u64);
         (out, engine.line - 1)
+    }
+}
+
+/// What scanning a piece of a haystack needs to know of the bytes before
+/// it: how far into its line the piece starts, that line's reply-quote
+/// prefix, and whether an ISO-2022-JP two-byte run is open. A piece that
+/// starts at a line start needs the default (empty) context.
+///
+/// ```
+/// use urlsift::{PieceContext, Scanner};
+/// let text = b"> <http://a.example/x\n> y> <http://b.example/>";
+/// let cut = 12; // inside the first line
+/// let mut context = PieceContext::default();
+/// context.advance(&text[..cut]);
+/// let (found, _) = Scanner::new().scan_piece_in(&text[cut..], text.len() - cut, true, &context);
+/// assert_eq!(found[0].as_str(), "http://b.example/");
+/// assert_eq!(found[0].column(), 6);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PieceContext {
+    column: u64,
+    prefix: QuotePrefix,
+    jis: bool,
+}
+
+impl PieceContext {
+    /// Moves the context past `bytes`, the bytes that follow it. A cut must
+    /// not split an escape sequence: the two bytes after an ESC stay with it.
+    pub fn advance(&mut self, bytes: &[u8]) {
+        if self.jis || memchr(ESC, bytes).is_some() {
+            self.jis = jis_after(self.jis, bytes);
+        }
+        match memrchr(b'\n', bytes) {
+            Some(k) => {
+                self.column = (bytes.len() - k - 1) as u64;
+                self.prefix = QuotePrefix::default();
+                self.prefix.feed(&bytes[k + 1..]);
+            }
+            None => {
+                self.column += bytes.len() as u64;
+                self.prefix.feed(bytes);
+            }
+        }
+    }
+}
+
+/// The ISO-2022-JP two-byte state after `bytes`, starting from `jis`
+/// (contract rule 8; a line feed also ends a run, as RFC 1468 lines end in
+/// ASCII).
+fn jis_after(mut jis: bool, bytes: &[u8]) -> bool {
+    let mut i = 0;
+    loop {
+        let found = if jis {
+            memchr2(ESC, b'\n', &bytes[i..])
+        } else {
+            memchr(ESC, &bytes[i..])
+        };
+        let Some(k) = found else { return jis };
+        let p = i + k;
+        if bytes[p] == b'\n' {
+            jis = false;
+        } else if jis {
+            if bytes.get(p + 1) == Some(&b'(') && matches!(bytes.get(p + 2), Some(b'B' | b'J')) {
+                jis = false;
+            }
+        } else if bytes.get(p + 1) == Some(&b'$') && matches!(bytes.get(p + 2), Some(b'B' | b'@')) {
+            jis = true;
+        }
+        i = p + 1;
     }
 }
 

@@ -1,0 +1,429 @@
+//! Formats matches for the `urlsift` command: plain (`grep -o` style, with
+//! optional `path:`, `line:`, `column:` and Message-ID), count,
+//! files-with-matches, JSON and rejected candidates (`--invalid`).
+//!
+//! Nothing from the input reaches the output unescaped: rejected candidate
+//! text and Message-IDs in plain output have bytes below 0x20, 0x7f, `\`
+//! and non-ASCII written as `\xNN` (`\\` for `\`); JSON strings are
+//! escaped by serde_json, plus DEL and the C1 controls as `\u00NN`.
+
+use std::io::Write;
+
+use crate::cli::{Config, Mode};
+use crate::scan::{Form, HyphenChoice, Match};
+use crate::url::{Policy, Url};
+
+/// How an input is named in the output.
+#[derive(Clone, Debug)]
+pub struct InputName {
+    /// The path as raw bytes (`(standard input)` for stdin).
+    pub display: Vec<u8>,
+    /// The path for JSON (`None` for stdin).
+    pub json: Option<String>,
+    /// Whether `path:` goes before each line.
+    pub show: bool,
+}
+
+/// Formatted output of (part of) one input.
+#[derive(Clone, Debug, Default)]
+pub struct Recs {
+    /// The output lines.
+    pub body: Vec<u8>,
+    /// With `--unique`: each record's key and the end of its bytes in
+    /// `body` (records in count and files-with-matches modes are empty).
+    pub keys: Vec<(String, usize)>,
+    /// Number of records.
+    pub count: u64,
+}
+
+impl Recs {
+    /// Appends `other` (a later part of the same input).
+    pub fn append(&mut self, other: Recs) {
+        let base = self.body.len();
+        self.body.extend_from_slice(&other.body);
+        self.keys
+            .extend(other.keys.into_iter().map(|(k, e)| (k, e + base)));
+        self.count += other.count;
+    }
+}
+
+/// The formatting settings.
+#[derive(Clone, Debug)]
+pub struct Printer {
+    mode: Mode,
+    line_number: bool,
+    column: bool,
+    message_id: bool,
+    invalid: bool,
+    unique: bool,
+    hyphen: HyphenChoice,
+    schemes: Vec<String>,
+    form: Option<Form>,
+    policy: Policy,
+}
+
+/// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
+pub fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x20..=0x7e => out.push(b),
+            _ => {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+    }
+}
+
+/// [`escape_bytes`] into a `String`.
+pub fn escape_string(bytes: &[u8]) -> String {
+    let mut v = Vec::new();
+    escape_bytes(&mut v, bytes);
+    String::from_utf8(v).unwrap_or_default()
+}
+
+/// Writes `s` as a JSON string (serde_json escaping, and DEL and the C1
+/// controls escaped too so no terminal control reaches the output).
+pub fn json_str(out: &mut Vec<u8>, s: &str) {
+    if s.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)) {
+        out.push(b'"');
+        for c in s.chars() {
+            match c {
+                '"' => out.extend_from_slice(b"\\\""),
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
+                _ => {
+                    let mut b = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+                }
+            }
+        }
+        out.push(b'"');
+    } else {
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+fn json_opt(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => json_str(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// The scheme name before the first `:` of a candidate, if it is one.
+fn candidate_scheme(bytes: &[u8]) -> Option<&[u8]> {
+    let c = memchr::memchr(b':', bytes)?;
+    let s = &bytes[..c];
+    if !s.is_empty()
+        && s.iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(b))
+    {
+        Some(s)
+    } else {
+        None
+    }
+}
+
+impl Printer {
+    /// The printer for a configuration.
+    pub fn new(cfg: &Config) -> Printer {
+        Printer {
+            mode: cfg.mode,
+            line_number: cfg.line_number,
+            column: cfg.column,
+            message_id: cfg.message_id,
+            invalid: cfg.invalid,
+            unique: cfg.unique,
+            hyphen: cfg.hyphen,
+            schemes: cfg.schemes.clone(),
+            form: cfg.form,
+            policy: cfg.policy,
+        }
+    }
+
+    fn scheme_ok(&self, scheme: Option<&[u8]>) -> bool {
+        self.schemes.is_empty()
+            || scheme.is_some_and(|s| {
+                self.schemes
+                    .iter()
+                    .any(|w| w.as_bytes().eq_ignore_ascii_case(s))
+            })
+    }
+
+    fn prefix(&self, out: &mut Vec<u8>, name: &InputName, m: &Match, line: bool) {
+        if name.show {
+            out.extend_from_slice(&name.display);
+            out.push(b':');
+        }
+        if line || self.line_number {
+            let _ = write!(out, "{}:", m.line());
+        }
+        if self.column {
+            let _ = write!(out, "{}:", m.column());
+        }
+    }
+
+    fn record(&self, recs: &mut Recs, key: impl FnOnce() -> String) {
+        recs.count += 1;
+        if self.unique {
+            recs.keys.push((key(), recs.body.len()));
+        }
+    }
+
+    /// Formats one match (each of its readings that passes the filters)
+    /// into `recs`. `msgid` is the Message-ID of its message.
+    pub fn push_match(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
+        if self.form.is_some_and(|f| f != m.form()) {
+            return;
+        }
+        if self.invalid {
+            if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
+                return;
+            }
+            self.push_invalid(recs, name, m, msgid);
+            return;
+        }
+        if !m.is_valid() {
+            return;
+        }
+        for reading in m.readings(self.hyphen) {
+            let Ok(url) = Url::parse_with(reading, self.policy) else {
+                continue;
+            };
+            if !self.scheme_ok(Some(url.scheme().as_bytes())) {
+                continue;
+            }
+            match self.mode {
+                Mode::Count | Mode::FilesWithMatches => {}
+                Mode::Plain => {
+                    let out = &mut recs.body;
+                    self.prefix(out, name, m, false);
+                    if self.message_id {
+                        escape_bytes(out, msgid.unwrap_or("-").as_bytes());
+                        out.push(b'\t');
+                    }
+                    out.extend_from_slice(reading);
+                    out.push(b'\n');
+                }
+                Mode::Json => self.json_url(&mut recs.body, name, m, &url, msgid),
+            }
+            self.record(recs, || url.normalized());
+        }
+    }
+
+    fn json_head(&self, out: &mut Vec<u8>, name: &InputName, m: &Match, url: &str) {
+        out.extend_from_slice(b"{\"path\":");
+        json_opt(out, name.json.as_deref());
+        let _ = write!(
+            out,
+            ",\"line\":{},\"column\":{},\"offset\":{},\"url\":",
+            m.line(),
+            m.column(),
+            m.offset()
+        );
+        json_str(out, url);
+        out.extend_from_slice(b",\"form\":");
+        json_str(out, m.form().as_str());
+    }
+
+    fn json_tail(&self, out: &mut Vec<u8>, m: &Match) {
+        let _ = write!(out, ",\"broken\":{},\"hyphen\":", m.is_broken());
+        json_opt(out, m.hyphen().map(|h| h.as_str()));
+        out.extend_from_slice(b",\"alternative\":");
+        json_opt(out, m.alternative().as_deref());
+        out.extend_from_slice(b",\"spans\":[");
+        for (i, s) in m.spans().iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ = write!(out, "[{},{}]", s.start, s.end);
+        }
+        out.push(b']');
+    }
+
+    fn json_url(
+        &self,
+        out: &mut Vec<u8>,
+        name: &InputName,
+        m: &Match,
+        url: &Url<'_>,
+        msgid: Option<&str>,
+    ) {
+        self.json_head(out, name, m, url.as_str());
+        out.extend_from_slice(b",\"scheme\":");
+        json_str(out, &url.scheme().to_ascii_lowercase());
+        out.extend_from_slice(b",\"fragment\":");
+        json_opt(out, url.fragment());
+        self.json_tail(out, m);
+        out.extend_from_slice(b",\"warnings\":[");
+        for (i, w) in url.warnings().iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"code\":");
+            json_str(out, w.kind.code());
+            out.extend_from_slice(b",\"message\":");
+            json_str(out, &w.kind.to_string());
+            let _ = write!(out, ",\"offset\":{}}}", w.offset);
+        }
+        out.extend_from_slice(b"],\"message_id\":");
+        json_opt(out, msgid);
+        out.extend_from_slice(b"}\n");
+    }
+
+    fn push_invalid(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
+        let reason = m.rejection().map(|r| r.to_string()).unwrap_or_default();
+        match self.mode {
+            Mode::Count | Mode::FilesWithMatches => {}
+            Mode::Plain => {
+                let out = &mut recs.body;
+                self.prefix(out, name, m, true);
+                if self.message_id {
+                    escape_bytes(out, msgid.unwrap_or("-").as_bytes());
+                    out.push(b'\t');
+                }
+                escape_bytes(out, m.as_bytes());
+                out.push(b'\t');
+                out.extend_from_slice(reason.as_bytes());
+                out.push(b'\n');
+            }
+            Mode::Json => {
+                let out = &mut recs.body;
+                self.json_head(out, name, m, &m.as_str());
+                out.extend_from_slice(b",\"scheme\":null,\"fragment\":null");
+                self.json_tail(out, m);
+                out.extend_from_slice(b",\"warnings\":[],\"message_id\":");
+                json_opt(out, msgid);
+                out.extend_from_slice(b",\"reason\":");
+                json_str(out, &reason);
+                let offset = m.error().map(|e| e.offset());
+                match offset {
+                    Some(o) => {
+                        let _ = writeln!(out, ",\"error_offset\":{o}}}");
+                    }
+                    None => out.extend_from_slice(b",\"error_offset\":null}\n"),
+                }
+            }
+        }
+        self.record(recs, || String::from_utf8_lossy(m.as_bytes()).into_owned());
+    }
+
+    /// The count line of one input (`path:N`, or `N` when paths are not
+    /// shown).
+    pub fn count_line(&self, out: &mut Vec<u8>, name: &InputName, n: u64) {
+        if name.show {
+            out.extend_from_slice(&name.display);
+            out.push(b':');
+        }
+        let _ = writeln!(out, "{n}");
+    }
+
+    /// The files-with-matches line of one input.
+    pub fn file_line(&self, out: &mut Vec<u8>, name: &InputName) {
+        out.extend_from_slice(&name.display);
+        out.push(b'\n');
+    }
+
+    /// The output mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether records carry keys for `--unique`.
+    pub fn unique(&self) -> bool {
+        self.unique
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Args;
+    use crate::scan::Scanner;
+    use clap::Parser;
+
+    fn printer(args: &[&str]) -> Printer {
+        let mut v = vec!["urlsift"];
+        v.extend_from_slice(args);
+        Printer::new(&Args::try_parse_from(v).unwrap().into_config().unwrap())
+    }
+
+    fn name(show: bool) -> InputName {
+        InputName {
+            display: b"dir/a".to_vec(),
+            json: Some("dir/a".into()),
+            show,
+        }
+    }
+
+    fn run(p: &Printer, text: &[u8], show: bool) -> String {
+        let scanner = Scanner::new().rejected(p.invalid);
+        let mut recs = Recs::default();
+        for m in scanner.extract(text) {
+            p.push_match(&mut recs, &name(show), &m, Some("<1@x>"));
+        }
+        String::from_utf8(recs.body).unwrap()
+    }
+
+    #[test]
+    fn plain_prefixes() {
+        let t = b"a\n  <URL:http://a.b/c>\n";
+        assert_eq!(run(&printer(&[]), t, false), "http://a.b/c\n");
+        assert_eq!(run(&printer(&[]), t, true), "dir/a:http://a.b/c\n");
+        assert_eq!(
+            run(&printer(&["-n", "--column"]), t, true),
+            "dir/a:2:3:http://a.b/c\n"
+        );
+        assert_eq!(
+            run(&printer(&["--message-id"]), t, false),
+            "<1@x>\thttp://a.b/c\n"
+        );
+    }
+
+    #[test]
+    fn filters() {
+        let t = b"<URL:http://a.b/> <ftp://c.d/> <gopher://e.f/>\n";
+        assert_eq!(
+            run(&printer(&["--scheme", "FTP,gopher"]), t, false),
+            "ftp://c.d/\ngopher://e.f/\n"
+        );
+        assert_eq!(
+            run(&printer(&["--form", "wrapped"]), t, false),
+            "http://a.b/\n"
+        );
+    }
+
+    #[test]
+    fn invalid_escaped() {
+        let t = b"<http://a\x1b[31m.b/> <x:\xff>\n";
+        let out = run(&printer(&["--invalid"]), t, false);
+        assert!(out.starts_with("1:http://a\\x1b[31m.b/\t"), "{out}");
+        assert!(out.contains("1:x:\\xff\t"), "{out}");
+        assert!(!out.bytes().any(|b| b < 0x20 && b != b'\t' && b != b'\n'));
+    }
+
+    #[test]
+    fn json_object() {
+        let out = run(&printer(&["--json"]), b"<URL:HTTP://a.b/~x#f>\n", false);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["path"], "dir/a");
+        assert_eq!(v["url"], "HTTP://a.b/~x#f");
+        assert_eq!(v["scheme"], "http");
+        assert_eq!(v["fragment"], "f");
+        assert_eq!(v["form"], "wrapped");
+        assert_eq!(v["hyphen"], serde_json::Value::Null);
+        assert_eq!(v["spans"][0][0], 5);
+        assert_eq!(v["warnings"][0]["code"], "tilde");
+        assert_eq!(v["message_id"], "<1@x>");
+    }
+
+    #[test]
+    fn json_escapes_controls() {
+        let mut v = Vec::new();
+        json_str(&mut v, "a\u{1b}b\u{7f}c\u{9b}d");
+        assert_eq!(v, b"\"a\\u001bb\\u007fc\\u009bd\"");
+    }
+}

@@ -1,0 +1,928 @@
+//! The per-input driver and the parallel scheduler of the `urlsift`
+//! command.
+//!
+//! Every input is read with `read()` into reused buffers, in pieces of
+//! about [`PIECE`] bytes cut at a line start (just after a blank line when
+//! there is one, so a mail header block is never cut), each carrying
+//! [`Limits::max_bytes`](crate::Limits) bytes of lookahead, and scanned
+//! with [`Scanner::scan_piece`]. One thread: one sequential pass per input,
+//! output written piece by piece. Several threads: inputs are searched on a
+//! rayon pool, each formatted into its own buffer and written in input
+//! order by one writer thread; a large plain file (or stdin) is read by the
+//! main thread and its pieces are scanned on the pool, then rebased and
+//! formatted in order by the writer. At most two pieces or inputs per
+//! thread are in flight, so memory stays flat.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Condvar, Mutex};
+use std::time::Instant;
+
+use flate2::read::MultiGzDecoder;
+
+use crate::cli::{Config, Mode};
+use crate::mail::{MessageMap, MessageTracker};
+use crate::printer::{json_str, InputName, Printer, Recs};
+use crate::scan::{Match, PieceContext, Scanner};
+use crate::url::Url;
+use crate::walk::{self, Entry};
+
+/// Bytes per piece (before the lookahead).
+pub const PIECE: usize = 1 << 20;
+/// Plain files larger than this are split among the threads.
+pub const SPLIT_MIN: u64 = 8 << 20;
+
+/// One piece of an input: `data[..len]` holds the bytes from `offset`;
+/// matches whose `<` is before `limit` belong to it.
+#[derive(Debug)]
+pub struct Piece {
+    data: Vec<u8>,
+    len: usize,
+    /// End of the piece proper (a line start, or `len` at the end).
+    pub limit: usize,
+    /// Absolute offset of the first byte.
+    pub offset: u64,
+    /// Whether the input ends with this piece.
+    pub at_end: bool,
+    /// What the scanner needs to know of the bytes before the piece (it
+    /// starts inside a line only when a line is longer than a piece).
+    pub context: PieceContext,
+}
+
+impl Piece {
+    /// The bytes, lookahead included.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data[..self.len]
+    }
+}
+
+/// Reads an input in pieces cut at line starts (see the module doc).
+#[derive(Debug)]
+pub struct PieceReader<R> {
+    r: R,
+    target: usize,
+    look: usize,
+    offset: u64,
+    carry: Vec<u8>,
+    eof: bool,
+    done: bool,
+    err: Option<io::Error>,
+    spare: Vec<Vec<u8>>,
+    context: PieceContext,
+}
+
+/// Where to end a piece of `data` (at least `look` bytes must follow).
+fn cut(data: &[u8], target: usize, look: usize) -> Option<usize> {
+    let lo = target / 2;
+    if data.len() >= target + look {
+        let win = &data[lo..target];
+        if let Some(k) = memchr::memmem::rfind(win, b"\n\nFrom ") {
+            return Some(lo + k + 2);
+        }
+        if let Some(k) = memchr::memmem::rfind(win, b"\n\n") {
+            return Some(lo + k + 2);
+        }
+    }
+    let end = data.len().checked_sub(look)?;
+    memchr::memrchr(b'\n', &data[..end]).map(|k| k + 1)
+}
+
+impl<R: Read> PieceReader<R> {
+    /// Pieces of about `target` bytes with `look` bytes of lookahead.
+    pub fn new(r: R, target: usize, look: usize) -> PieceReader<R> {
+        PieceReader {
+            r,
+            target: target.max(2),
+            look,
+            offset: 0,
+            carry: Vec::new(),
+            eof: false,
+            done: false,
+            err: None,
+            spare: POOL.with(|p| p.borrow_mut().pop()).into_iter().collect(),
+            context: PieceContext::default(),
+        }
+    }
+
+    /// Gives a piece's buffer back for reuse.
+    pub fn recycle(&mut self, data: Vec<u8>) {
+        if self.spare.is_empty() {
+            self.spare.push(data);
+        }
+    }
+
+    /// The read error that ended the input early, if any.
+    pub fn take_error(&mut self) -> Option<io::Error> {
+        self.err.take()
+    }
+
+    /// The next piece; after a read error the bytes read so far come as the
+    /// last piece and [`PieceReader::take_error`] has the error.
+    pub fn next_piece(&mut self) -> Option<Piece> {
+        if self.done {
+            return None;
+        }
+        let mut want = self.target + self.look;
+        let mut data = self.spare.pop().unwrap_or_default();
+        if data.len() < want {
+            data.resize(want, 0);
+        }
+        let mut len = self.carry.len();
+        data[..len].copy_from_slice(&self.carry);
+        let limit = loop {
+            while len < want && !self.eof {
+                match self.r.read(&mut data[len..want]) {
+                    Ok(0) => self.eof = true,
+                    Ok(k) => len += k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        self.err = Some(e);
+                        self.eof = true;
+                    }
+                }
+            }
+            if self.eof {
+                break len;
+            }
+            match cut(&data[..len], self.target, self.look) {
+                Some(c) => break c,
+                None => {
+                    // A line longer than the piece: cut inside it (memory
+                    // stays flat) and carry what the scanner must know of
+                    // the line into the next piece. An escape sequence
+                    // stays whole.
+                    let mut c = len - self.look;
+                    if let Some(k) = memchr::memrchr(0x1b, &data[c.saturating_sub(2)..c]) {
+                        c = c.saturating_sub(2) + k;
+                    }
+                    if c > 0 {
+                        break c;
+                    }
+                    want += self.target;
+                    data.resize(want, 0);
+                }
+            }
+        };
+        let at_end = self.eof;
+        self.done = at_end;
+        let context = self.context;
+        self.context = if limit > 0 && data[limit - 1] != b'\n' {
+            let mut next = context;
+            next.advance(&data[..limit]);
+            next
+        } else {
+            PieceContext::default()
+        };
+        self.carry.clear();
+        self.carry.extend_from_slice(&data[limit..len]);
+        let offset = self.offset;
+        self.offset += limit as u64;
+        Some(Piece {
+            data,
+            len,
+            limit,
+            offset,
+            at_end,
+            context,
+        })
+    }
+}
+
+thread_local! {
+    /// One piece buffer per thread, kept from input to input: allocating
+    /// (and zeroing) a fresh megabyte for every small news article would
+    /// cost more than scanning it.
+    static POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl<R> Drop for PieceReader<R> {
+    fn drop(&mut self) {
+        if let Some(buf) = self.spare.pop() {
+            POOL.with(|p| {
+                let mut p = p.borrow_mut();
+                if p.is_empty() {
+                    p.push(buf);
+                }
+            });
+        }
+    }
+}
+
+/// Counters for `--stats`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Inputs searched.
+    pub files: u64,
+    /// Bytes searched (decompressed).
+    pub bytes: u64,
+    /// Records printed (or counted).
+    pub matches: u64,
+}
+
+/// What a search step hands to the writer.
+enum Body {
+    Recs(Recs),
+    Piece {
+        matches: Vec<Match>,
+        lf: u64,
+        offset: u64,
+        map: Option<MessageMap>,
+    },
+    Empty,
+}
+
+struct Chunk {
+    input: usize,
+    last: bool,
+    bytes: u64,
+    body: Body,
+    error: Option<String>,
+}
+
+/// Writes chunks in order: unique filtering, counts, error messages.
+struct Sink<'a> {
+    out: Box<dyn Write + Send>,
+    printer: &'a Printer,
+    names: &'a [Option<InputName>],
+    seen: HashSet<String>,
+    found: bool,
+    errors: bool,
+    cur_input: usize,
+    cur_count: u64,
+    cur_lines: u64,
+    stats: Stats,
+    buf: Vec<u8>,
+}
+
+impl Sink<'_> {
+    fn write_recs(&mut self, r: Recs) -> io::Result<()> {
+        let n = if self.printer.unique() {
+            self.buf.clear();
+            let mut start = 0;
+            let mut n = 0;
+            for (k, end) in r.keys {
+                if self.seen.insert(k) {
+                    self.buf.extend_from_slice(&r.body[start..end]);
+                    n += 1;
+                }
+                start = end;
+            }
+            if !self.buf.is_empty() {
+                self.out.write_all(&self.buf)?;
+            }
+            n
+        } else {
+            if !r.body.is_empty() {
+                self.out.write_all(&r.body)?;
+            }
+            r.count
+        };
+        self.cur_count += n;
+        self.stats.matches += n;
+        self.found |= n > 0;
+        Ok(())
+    }
+
+    fn chunk(&mut self, c: Chunk) -> io::Result<()> {
+        if c.input != self.cur_input {
+            self.cur_input = c.input;
+            self.cur_count = 0;
+            self.cur_lines = 0;
+        }
+        self.stats.bytes += c.bytes;
+        let name = self.names[c.input].as_ref();
+        match (c.body, name) {
+            (Body::Recs(r), _) => self.write_recs(r)?,
+            (
+                Body::Piece {
+                    mut matches,
+                    lf,
+                    offset,
+                    map,
+                },
+                Some(name),
+            ) => {
+                let mut r = Recs::default();
+                for m in &mut matches {
+                    m.rebase(offset, self.cur_lines);
+                    let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+                    self.printer.push_match(&mut r, name, m, id);
+                }
+                self.cur_lines += lf;
+                self.write_recs(r)?;
+            }
+            _ => {}
+        }
+        if c.last {
+            if let Some(name) = name {
+                self.stats.files += 1;
+                self.buf.clear();
+                match self.printer.mode() {
+                    Mode::Count => self.printer.count_line(&mut self.buf, name, self.cur_count),
+                    Mode::FilesWithMatches if self.cur_count > 0 => {
+                        self.printer.file_line(&mut self.buf, name)
+                    }
+                    _ => {}
+                }
+                if !self.buf.is_empty() {
+                    self.out.write_all(&self.buf)?;
+                }
+            }
+            if let Some(e) = c.error {
+                self.out.flush()?;
+                eprintln!("{e}");
+                self.errors = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the search of one input needs.
+#[derive(Clone, Copy)]
+struct Ctx<'a> {
+    scanner: Scanner,
+    printer: &'a Printer,
+    msgs: bool,
+    stop: &'a AtomicBool,
+}
+
+enum Fail {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Searches one stream sequentially, handing each piece's output to `emit`.
+fn search_stream<R: Read>(
+    r: R,
+    ctx: Ctx<'_>,
+    name: &InputName,
+    emit: &mut dyn FnMut(Recs, u64) -> io::Result<()>,
+) -> Result<(), Fail> {
+    let look = ctx.scanner.get_limits().max_bytes;
+    let mut pr = PieceReader::new(r, PIECE, look);
+    let mut tracker = ctx.msgs.then(MessageTracker::new);
+    let mut lines = 0u64;
+    while let Some(p) = pr.next_piece() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let (mut ms, lf) = ctx
+            .scanner
+            .scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+        let map = tracker
+            .as_mut()
+            .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+        let mut recs = Recs::default();
+        for m in &mut ms {
+            m.rebase(p.offset, lines);
+            let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+            ctx.printer.push_match(&mut recs, name, m, id);
+        }
+        lines += lf;
+        emit(recs, p.limit as u64).map_err(Fail::Write)?;
+        pr.recycle(p.data);
+    }
+    match pr.take_error() {
+        Some(e) => Err(Fail::Read(e)),
+        None => Ok(()),
+    }
+}
+
+/// An opened input: the reader, whether it is gzip, its size if a file.
+fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, bool, u64)> {
+    let mut f = File::open(path)?;
+    let md = f.metadata()?;
+    let mut magic = [0u8; 2];
+    let mut got = 0;
+    if md.is_file() {
+        while got < 2 {
+            match f.read(&mut magic[got..]) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        f.seek(SeekFrom::Start(0))?;
+    }
+    let gz = (got == 2 && magic == [0x1f, 0x8b])
+        || path.extension().is_some_and(|e| e.as_bytes() == b"gz");
+    if gz {
+        Ok((Box::new(MultiGzDecoder::new(f)), true, md.len()))
+    } else {
+        Ok((Box::new(f), false, md.len()))
+    }
+}
+
+fn input_reader(entry: &Entry) -> io::Result<(Box<dyn Read + Send>, bool, u64)> {
+    match entry {
+        Entry::Stdin => Ok((Box::new(io::stdin()), false, u64::MAX)),
+        Entry::File(p) => open(p),
+        Entry::Error(_) => unreachable!("no reader for an error entry"),
+    }
+}
+
+fn read_message(entry: &Entry, e: &io::Error) -> String {
+    match entry {
+        Entry::File(p) => walk::message(p, e),
+        _ => format!("urlsift: (standard input): {e}"),
+    }
+}
+
+/// Runs the command; returns the exit status.
+pub fn run(cfg: Config) -> i32 {
+    if cfg.parse {
+        return run_parse(&cfg);
+    }
+    let start = Instant::now();
+    let w = walk::walk(&cfg.paths);
+    let show = cfg
+        .with_filename
+        .unwrap_or(w.had_dir || cfg.paths.len() > 1);
+    let names: Vec<Option<InputName>> = w
+        .entries
+        .iter()
+        .map(|e| match e {
+            Entry::Stdin => Some(InputName {
+                display: b"(standard input)".to_vec(),
+                json: None,
+                show,
+            }),
+            Entry::File(p) => Some(InputName {
+                display: p.as_os_str().as_bytes().to_vec(),
+                json: Some(String::from_utf8_lossy(p.as_os_str().as_bytes()).into_owned()),
+                show,
+            }),
+            Entry::Error(_) => None,
+        })
+        .collect();
+    let printer = Printer::new(&cfg);
+    let stdout = io::stdout();
+    let out: Box<dyn Write + Send> = if stdout.is_terminal() {
+        Box::new(io::LineWriter::new(stdout))
+    } else {
+        Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
+    };
+    let mut sink = Sink {
+        out,
+        printer: &printer,
+        names: &names,
+        seen: HashSet::new(),
+        found: false,
+        errors: false,
+        cur_input: usize::MAX,
+        cur_count: 0,
+        cur_lines: 0,
+        stats: Stats::default(),
+        buf: Vec::new(),
+    };
+    let scanner = Scanner::new()
+        .policy(cfg.policy)
+        .limits(cfg.limits)
+        .rejected(cfg.invalid);
+    let stop = AtomicBool::new(false);
+    let ctx = Ctx {
+        scanner,
+        printer: &printer,
+        msgs: cfg.needs_message_id(),
+        stop: &stop,
+    };
+    let result = if cfg.threads <= 1 {
+        run_sequential(&w.entries, &names, ctx, &mut sink)
+    } else {
+        run_parallel(&w.entries, &names, ctx, &mut sink, cfg.threads)
+    }
+    .and_then(|_| sink.out.flush());
+    let mut code = if sink.found { 0 } else { 1 };
+    if sink.errors {
+        code = 2;
+    }
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return 0,
+        Err(e) => {
+            eprintln!("urlsift: writing output: {e}");
+            code = 2;
+        }
+        Ok(()) => {}
+    }
+    if cfg.stats {
+        let secs = start.elapsed().as_secs_f64();
+        let s = sink.stats;
+        eprintln!(
+            "urlsift: {} files, {} bytes, {} matches, {:.3} s, {:.1} MB/s",
+            s.files,
+            s.bytes,
+            s.matches,
+            secs,
+            s.bytes as f64 / 1e6 / secs.max(1e-9)
+        );
+    }
+    code
+}
+
+fn run_sequential(
+    entries: &[Entry],
+    names: &[Option<InputName>],
+    ctx: Ctx<'_>,
+    sink: &mut Sink<'_>,
+) -> io::Result<()> {
+    for (i, e) in entries.iter().enumerate() {
+        let mut chunk = Chunk {
+            input: i,
+            last: true,
+            bytes: 0,
+            body: Body::Empty,
+            error: None,
+        };
+        if let Entry::Error(msg) = e {
+            chunk.error = Some(msg.clone());
+        } else {
+            let name = names[i].as_ref().expect("a name for each input");
+            let res = match input_reader(e) {
+                Err(err) => Err(Fail::Read(err)),
+                Ok((r, _, _)) => search_stream(r, ctx, name, &mut |recs, bytes| {
+                    sink.chunk(Chunk {
+                        input: i,
+                        last: false,
+                        bytes,
+                        body: Body::Recs(recs),
+                        error: None,
+                    })
+                }),
+            };
+            match res {
+                Err(Fail::Write(w)) => return Err(w),
+                Err(Fail::Read(err)) => chunk.error = Some(read_message(e, &err)),
+                Ok(()) => {}
+            }
+        }
+        sink.chunk(chunk)?;
+    }
+    Ok(())
+}
+
+/// A counting semaphore bounding the work in flight.
+struct Tokens {
+    free: Mutex<usize>,
+    cv: Condvar,
+}
+
+impl Tokens {
+    fn acquire(&self) {
+        let mut f = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *f == 0 {
+            f = self.cv.wait(f).unwrap_or_else(|e| e.into_inner());
+        }
+        *f -= 1;
+    }
+
+    fn release(&self) {
+        *self.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.cv.notify_one();
+    }
+}
+
+fn run_parallel(
+    entries: &[Entry],
+    names: &[Option<InputName>],
+    ctx: Ctx<'_>,
+    sink: &mut Sink<'_>,
+    threads: usize,
+) -> io::Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(io::Error::other)?;
+    let tokens = Tokens {
+        free: Mutex::new(2 * threads),
+        cv: Condvar::new(),
+    };
+    let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+    let stop = ctx.stop;
+    std::thread::scope(|s| {
+        let tokens = &tokens;
+        let writer = s.spawn(move || -> io::Result<()> {
+            let mut pending = BTreeMap::new();
+            let mut next = 0usize;
+            let mut result = Ok(());
+            for (seq, c) in rx {
+                pending.insert(seq, c);
+                while let Some(c) = pending.remove(&next) {
+                    next += 1;
+                    if result.is_ok() {
+                        if let Err(e) = sink.chunk(c) {
+                            stop.store(true, Ordering::Relaxed);
+                            result = Err(e);
+                        }
+                    }
+                    tokens.release();
+                }
+            }
+            result
+        });
+        pool.in_place_scope(|scope| {
+            let mut seq = 0usize;
+            let submit = |seq: usize, chunk: Chunk| {
+                let _ = tx.send((seq, chunk));
+            };
+            for (i, e) in entries.iter().enumerate() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if let Entry::Error(msg) = e {
+                    tokens.acquire();
+                    submit(
+                        seq,
+                        Chunk {
+                            input: i,
+                            last: true,
+                            bytes: 0,
+                            body: Body::Empty,
+                            error: Some(msg.clone()),
+                        },
+                    );
+                    seq += 1;
+                    continue;
+                }
+                let name = names[i].as_ref().expect("a name for each input");
+                let opened = match e {
+                    Entry::File(p) => match std::fs::metadata(p) {
+                        Ok(md) if md.is_file() && md.len() <= SPLIT_MIN => None,
+                        _ => Some(input_reader(e)),
+                    },
+                    _ => Some(input_reader(e)),
+                };
+                match opened {
+                    Some(Ok((r, false, _))) => {
+                        // Split: read here, scan pieces on the pool.
+                        let look = ctx.scanner.get_limits().max_bytes;
+                        let mut pr = PieceReader::new(r, PIECE, look);
+                        let mut tracker = ctx.msgs.then(MessageTracker::new);
+                        while let Some(p) = pr.next_piece() {
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let map = tracker
+                                .as_mut()
+                                .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+                            let error = if p.at_end {
+                                pr.take_error().map(|err| read_message(e, &err))
+                            } else {
+                                None
+                            };
+                            tokens.acquire();
+                            let tx = tx.clone();
+                            let my = seq;
+                            seq += 1;
+                            let scanner = ctx.scanner;
+                            scope.spawn(move |_| {
+                                let (matches, lf) =
+                                    scanner.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+                                let _ = tx.send((
+                                    my,
+                                    Chunk {
+                                        input: i,
+                                        last: p.at_end,
+                                        bytes: p.limit as u64,
+                                        body: Body::Piece {
+                                            matches,
+                                            lf,
+                                            offset: p.offset,
+                                            map,
+                                        },
+                                        error,
+                                    },
+                                ));
+                            });
+                        }
+                    }
+                    Some(Err(err)) => {
+                        tokens.acquire();
+                        submit(
+                            seq,
+                            Chunk {
+                                input: i,
+                                last: true,
+                                bytes: 0,
+                                body: Body::Empty,
+                                error: Some(read_message(e, &err)),
+                            },
+                        );
+                        seq += 1;
+                    }
+                    // Small files and gzip: one job per input.
+                    _ => {
+                        tokens.acquire();
+                        let tx = tx.clone();
+                        let my = seq;
+                        seq += 1;
+                        scope.spawn(move |_| {
+                            let mut all = Recs::default();
+                            let mut bytes = 0;
+                            let res = match input_reader(e) {
+                                Err(err) => Err(Fail::Read(err)),
+                                Ok((r, _, _)) => search_stream(r, ctx, name, &mut |recs, b| {
+                                    all.append(recs);
+                                    bytes += b;
+                                    Ok(())
+                                }),
+                            };
+                            let error = match res {
+                                Err(Fail::Read(err)) => Some(read_message(e, &err)),
+                                _ => None,
+                            };
+                            let _ = tx.send((
+                                my,
+                                Chunk {
+                                    input: i,
+                                    last: true,
+                                    bytes,
+                                    body: Body::Recs(all),
+                                    error,
+                                },
+                            ));
+                        });
+                    }
+                }
+            }
+        });
+        drop(tx);
+        writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("writer panicked")))
+    })
+}
+
+/// `--parse`: one JSON object per URL; 0 when all are valid, 1 if not.
+fn run_parse(cfg: &Config) -> i32 {
+    let mut inputs: Vec<Vec<u8>> = cfg.paths.iter().map(|p| p.as_bytes().to_vec()).collect();
+    if cfg.paths.is_empty() {
+        let mut all = Vec::new();
+        if let Err(e) = io::stdin().read_to_end(&mut all) {
+            eprintln!("urlsift: (standard input): {e}");
+            return 2;
+        }
+        for line in all.split(|&b| b == b'\n') {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            inputs.push(line.to_vec());
+        }
+        if all.ends_with(b"\n") || all.is_empty() {
+            inputs.pop();
+        }
+    }
+    let mut out = Vec::new();
+    let mut all_valid = true;
+    for input in &inputs {
+        out.extend_from_slice(b"{\"input\":");
+        json_str(&mut out, &String::from_utf8_lossy(input));
+        match Url::parse_with(input, cfg.policy) {
+            Ok(u) => {
+                out.extend_from_slice(b",\"valid\":true,\"scheme\":");
+                json_str(&mut out, &u.scheme().to_ascii_lowercase());
+                out.extend_from_slice(b",\"parts\":{");
+                for (k, (name, v)) in u.components().iter().enumerate() {
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    json_str(&mut out, name);
+                    out.push(b':');
+                    json_str(&mut out, v);
+                }
+                out.extend_from_slice(b"},\"fragment\":");
+                match u.fragment() {
+                    Some(f) => json_str(&mut out, f),
+                    None => out.extend_from_slice(b"null"),
+                }
+                out.extend_from_slice(b",\"warnings\":[");
+                for (k, w) in u.warnings().iter().enumerate() {
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(b"{\"code\":");
+                    json_str(&mut out, w.kind.code());
+                    out.extend_from_slice(b",\"message\":");
+                    json_str(&mut out, &w.kind.to_string());
+                    let _ = write!(out, ",\"offset\":{}}}", w.offset);
+                }
+                out.extend_from_slice(b"],\"error\":null}\n");
+            }
+            Err(e) => {
+                all_valid = false;
+                out.extend_from_slice(
+                    b",\"valid\":false,\"scheme\":null,\"parts\":null,\"fragment\":null,\"warnings\":[],\"error\":{",
+                );
+                let _ = write!(out, "\"offset\":{},\"reason\":", e.offset());
+                json_str(&mut out, &format!("{}: {}", e.rule(), e.kind().reason()));
+                out.extend_from_slice(b"}}\n");
+            }
+        }
+    }
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(&out).and_then(|_| stdout.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("urlsift: writing output: {e}");
+            2
+        }
+        Ok(()) if all_valid => 0,
+        Ok(()) => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_cover_input_at_line_starts() {
+        let mut text = Vec::new();
+        for i in 0..5000 {
+            text.extend_from_slice(format!("line {i} <http://h{i}.example/>\n").as_bytes());
+            if i % 37 == 0 {
+                text.extend_from_slice(b"\nFrom x\n");
+            }
+        }
+        let mut pr = PieceReader::new(&text[..], 4096, 64);
+        let mut pos = 0u64;
+        let mut n = 0;
+        while let Some(p) = pr.next_piece() {
+            assert_eq!(p.offset, pos);
+            assert_eq!(
+                p.bytes(),
+                &text[pos as usize..pos as usize + p.bytes().len()]
+            );
+            if !p.at_end {
+                assert_eq!(p.bytes()[p.limit - 1], b'\n');
+                assert!(p.bytes().len() - p.limit >= 64);
+            }
+            pos += p.limit as u64;
+            n += 1;
+            pr.recycle(p.data);
+        }
+        assert_eq!(pos, text.len() as u64);
+        assert!(n > 10);
+        // Piecewise scanning equals one pass.
+        let s = Scanner::new();
+        let whole = s.extract(&text);
+        let mut pr = PieceReader::new(&text[..], 4096, s.get_limits().max_bytes);
+        let mut got = Vec::new();
+        let mut lines = 0;
+        while let Some(p) = pr.next_piece() {
+            let (ms, lf) = s.scan_piece(p.bytes(), p.limit, p.at_end);
+            for mut m in ms {
+                m.rebase(p.offset, lines);
+                got.push(m);
+            }
+            lines += lf;
+        }
+        assert_eq!(got, whole);
+    }
+
+    /// Scans `text` in pieces of `target` bytes and rebases the matches.
+    fn piecewise(text: &[u8], target: usize, s: Scanner) -> Vec<Match> {
+        let mut pr = PieceReader::new(text, target, s.get_limits().max_bytes);
+        let mut got = Vec::new();
+        let mut lines = 0;
+        while let Some(p) = pr.next_piece() {
+            assert!(p.bytes().len() <= target + s.get_limits().max_bytes);
+            let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+            for mut m in ms {
+                m.rebase(p.offset, lines);
+                got.push(m);
+            }
+            lines += lf;
+            pr.recycle(p.data);
+        }
+        got
+    }
+
+    #[test]
+    fn lines_longer_than_a_piece_are_cut_inside_with_their_context() {
+        // A quoted line far longer than a piece, holding URLs (one broken
+        // onto the next line, whose quote prefix must go) and an
+        // ISO-2022-JP run with a '<' inside it.
+        let s = Scanner::new().limits(crate::Limits {
+            max_bytes: 256,
+            max_lines: 4,
+        });
+        let mut text = b"> ".to_vec();
+        for i in 0..3000 {
+            text.extend_from_slice(format!("w{i} <http://h{i}.example/> ").as_bytes());
+            if i % 101 == 0 {
+                text.extend_from_slice(b"\x1b$B<http://no.example/>\x1b(B ");
+            }
+        }
+        text.extend_from_slice(b"<URL:http://end.example/a\n> b/>\n");
+        let whole = s.extract(&text);
+        assert_eq!(whole.len(), 3001);
+        assert_eq!(whole[3000].as_str(), "http://end.example/ab/");
+        for target in [1000, 4096, 7777] {
+            assert_eq!(piecewise(&text, target, s), whole, "pieces of {target}");
+        }
+    }
+}

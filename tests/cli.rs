@@ -1,0 +1,561 @@
+//! End-to-end tests of the `urlsift` command on temporary files.
+//!
+//! Rules cited: RFC 1738 sections (2.1 scheme case, 5 grammar, Appendix
+//! "Recommendations for URLs in Context") and the extraction contract's
+//! numbered rules (`/work/shared/spec/extraction-contract.md`).
+
+mod util;
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::Stdio;
+
+use serde_json::Value;
+use util::{bin, gzip, mbox, run, run_stdin, tmp, write};
+
+const TEXT: &[u8] = b"Hello,\n\
+see <URL:http://www.w3.org/hyper\n  text/> and <ftp://ds.internic.net/rfc/>\n\
+> quoted <URL:gopher://spinaltap.micro.umn.edu/\n> 00/Weather> ok\n\
+<Re: hello> map<std::string, int> <http://bad host/>\n";
+
+fn lines(s: &str) -> Vec<&str> {
+    s.lines().collect()
+}
+
+#[test]
+fn appendix_forms_plain_output() {
+    // RFC 1738 Appendix: <URL:...> wrapped, <scheme:...> bracketed; contract
+    // rules 3 and 4 (whitespace, reply quoting).
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    let r = run(d.path(), &["a.txt"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "http://www.w3.org/hypertext/",
+            "ftp://ds.internic.net/rfc/",
+            "gopher://spinaltap.micro.umn.edu/00/Weather",
+        ]
+    );
+    assert!(r.stderr.is_empty());
+}
+
+#[test]
+fn stdin_and_dash() {
+    let d = tmp();
+    let r = run_stdin(d.path(), &[], TEXT);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.out().lines().count(), 3);
+    let r2 = run_stdin(d.path(), &["-"], TEXT);
+    assert_eq!(r2.stdout, r.stdout);
+    let r3 = run_stdin(d.path(), &["-H", "-"], TEXT);
+    assert!(r3.out().starts_with("(standard input):http://"));
+}
+
+#[test]
+fn with_filename_and_no_filename() {
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    write(d.path(), "b.txt", b"<news:comp.mail.mime>\n");
+    let r = run(d.path(), &["a.txt", "b.txt"]);
+    assert_eq!(lines(&r.out())[3], "b.txt:news:comp.mail.mime");
+    assert!(lines(&r.out())[0].starts_with("a.txt:http://"));
+    let r = run(d.path(), &["--no-filename", "a.txt", "b.txt"]);
+    assert_eq!(lines(&r.out())[3], "news:comp.mail.mime");
+    let r = run(d.path(), &["-H", "b.txt"]);
+    assert_eq!(r.out(), "b.txt:news:comp.mail.mime\n");
+    let r = run(d.path(), &["--with-filename", "b.txt"]);
+    assert_eq!(r.out(), "b.txt:news:comp.mail.mime\n");
+}
+
+#[test]
+fn line_number_and_column_of_opening_bracket() {
+    // Contract rule 9: line, column of the opening '<'.
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    let r = run(d.path(), &["-n", "--column", "a.txt"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "2:5:http://www.w3.org/hypertext/",
+            "3:14:ftp://ds.internic.net/rfc/",
+            "4:10:gopher://spinaltap.micro.umn.edu/00/Weather",
+        ]
+    );
+    let r = run(d.path(), &["--line-number", "a.txt"]);
+    assert!(r.out().starts_with("2:http://"));
+}
+
+#[test]
+fn count_per_input() {
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    write(d.path(), "none.txt", b"no urls here <Re: x>\n");
+    assert_eq!(run(d.path(), &["-c", "a.txt"]).out(), "3\n");
+    let r = run(d.path(), &["--count", "a.txt", "none.txt"]);
+    assert_eq!(r.out(), "a.txt:3\nnone.txt:0\n");
+    assert_eq!(r.code, 0);
+    let r = run(d.path(), &["-c", "none.txt"]);
+    assert_eq!((r.code, r.out().as_str()), (1, "0\n"));
+}
+
+#[test]
+fn files_with_matches() {
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    write(d.path(), "none.txt", b"nothing\n");
+    let r = run(d.path(), &["-l", "none.txt", "a.txt"]);
+    assert_eq!(r.out(), "a.txt\n");
+    let r = run(d.path(), &["--files-with-matches", "none.txt"]);
+    assert_eq!((r.code, r.out().as_str()), (1, ""));
+}
+
+#[test]
+fn json_objects() {
+    let d = tmp();
+    write(
+        d.path(),
+        "m.eml",
+        b"Subject: x\nMessage-ID: <abc@example.org>\n\nSee <URL:HTTP://www.ex-\n  ample.com/~u#top>\n",
+    );
+    let r = run(d.path(), &["--json", "m.eml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(r.out().trim()).unwrap();
+    assert_eq!(v["path"], "m.eml");
+    assert_eq!(v["line"], 4);
+    assert_eq!(v["column"], 5);
+    assert_eq!(v["offset"], 46);
+    assert_eq!(v["url"], "HTTP://www.ex-ample.com/~u#top");
+    assert_eq!(v["form"], "wrapped");
+    assert_eq!(v["scheme"], "http"); // RFC 1738 2.1: lower case
+    assert_eq!(v["fragment"], "top"); // contract rule 6
+    assert_eq!(v["broken"], true);
+    assert_eq!(v["hyphen"], "kept"); // contract rule 5
+    assert_eq!(v["alternative"], "HTTP://www.example.com/~u#top");
+    assert_eq!(v["spans"].as_array().unwrap().len(), 2);
+    assert_eq!(v["warnings"][0]["code"], "tilde"); // lenient ~ (rule 7)
+    assert!(v["warnings"][0]["message"].is_string());
+    assert!(v["warnings"][0]["offset"].is_u64());
+    assert_eq!(v["message_id"], "<abc@example.org>");
+    let stdin = run_stdin(d.path(), &["--json"], b"<news:a.b>\n");
+    let v: Value = serde_json::from_str(stdin.out().trim()).unwrap();
+    assert_eq!(v["path"], Value::Null);
+    assert_eq!(v["hyphen"], Value::Null);
+    assert_eq!(v["alternative"], Value::Null);
+    assert_eq!(v["fragment"], Value::Null);
+    assert_eq!(v["message_id"], Value::Null);
+}
+
+#[test]
+fn scheme_filter_case_insensitive() {
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    let r = run(d.path(), &["--scheme", "FTP,Gopher", "a.txt"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "ftp://ds.internic.net/rfc/",
+            "gopher://spinaltap.micro.umn.edu/00/Weather"
+        ]
+    );
+    let r = run(d.path(), &["--scheme", "wais", "a.txt"]);
+    assert_eq!((r.code, r.out().as_str()), (1, ""));
+}
+
+#[test]
+fn form_filter() {
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    let r = run(d.path(), &["--form", "bracketed", "a.txt"]);
+    assert_eq!(r.out(), "ftp://ds.internic.net/rfc/\n");
+    let r = run(d.path(), &["--form", "wrapped", "a.txt"]);
+    assert_eq!(r.out().lines().count(), 2);
+}
+
+#[test]
+fn unique_by_normalized_url_across_inputs() {
+    let d = tmp();
+    write(
+        d.path(),
+        "a.txt",
+        b"<URL:http://Example.COM:80/%41x> <ftp://a.b/>\n",
+    );
+    write(
+        d.path(),
+        "b.txt",
+        b"<http://example.com/Ax> <ftp://a.b/> <ftp://c.d/>\n",
+    );
+    let r = run(d.path(), &["-u", "a.txt", "b.txt"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "a.txt:http://Example.COM:80/%41x",
+            "a.txt:ftp://a.b/",
+            "b.txt:ftp://c.d/"
+        ]
+    );
+    let r = run(d.path(), &["--unique", "-c", "a.txt", "b.txt"]);
+    assert_eq!(r.out(), "a.txt:2\nb.txt:1\n");
+}
+
+#[test]
+fn invalid_candidates_escaped() {
+    // Contract rule 7: rejected candidates can be asked for, with the reason.
+    let d = tmp();
+    write(
+        d.path(),
+        "a.txt",
+        b"ok <news:a.b>\n<http://evil\x1b]0;x\x07.example/> <http://u@h.example/>\n<URL:ftp://a.b/\n\nend\n",
+    );
+    let r = run(d.path(), &["--invalid", "a.txt"]);
+    assert_eq!(r.code, 0);
+    let out = r.out();
+    let l = lines(&out);
+    assert_eq!(l.len(), 3, "{out}");
+    assert!(
+        l[0].starts_with("2:http://evil\\x1b]0;x\\x07.example/\t"),
+        "{out}"
+    );
+    assert!(l[1].starts_with("2:http://u@h.example/\t"), "{out}");
+    assert!(l[1].contains("user name not allowed"));
+    assert!(
+        l[2].starts_with("3:ftp://a.b/\tunclosed: a blank line"),
+        "{out}"
+    );
+    assert!(!r
+        .stdout
+        .iter()
+        .any(|&b| (b < 0x20 && b != b'\t' && b != b'\n') || b >= 0x7f));
+}
+
+#[test]
+fn json_escapes_control_bytes() {
+    let d = tmp();
+    write(
+        d.path(),
+        "a.txt",
+        b"<http://e\x1b[2J\x7f\xff\xc2\x9b.example/>\nMessage-ID: <x>\n",
+    );
+    let r = run(d.path(), &["--invalid", "--json", "a.txt"]);
+    assert_eq!(r.code, 0);
+    assert!(!r.stdout.iter().any(|&b| b < 0x20 && b != b'\n'));
+    assert!(!r.stdout.contains(&0x7f));
+    let s = r.out();
+    assert!(!s.contains('\u{9b}'));
+    let v: Value = serde_json::from_str(s.trim()).unwrap();
+    assert_eq!(v["url"], "http://e\u{1b}[2J\u{7f}\u{fffd}\u{9b}.example/");
+    assert!(v["reason"].is_string());
+}
+
+#[test]
+fn strict_policy() {
+    // Contract rule 7: '~' is accepted only by the lenient policy.
+    let d = tmp();
+    write(
+        d.path(),
+        "a.txt",
+        b"<http://h.example/~u> <http://h.example/%7Eu>\n",
+    );
+    assert_eq!(run(d.path(), &["a.txt"]).out().lines().count(), 2);
+    let r = run(d.path(), &["--strict", "a.txt"]);
+    assert_eq!(r.out(), "http://h.example/%7Eu\n");
+}
+
+#[test]
+fn hyphen_readings() {
+    // Contract rule 5: the hyphen-kept reading, its alternative on request.
+    let d = tmp();
+    write(d.path(), "a.txt", b"<URL:http://www.ex-\n   ample.com/>\n");
+    assert_eq!(
+        run(d.path(), &["a.txt"]).out(),
+        "http://www.ex-ample.com/\n"
+    );
+    assert_eq!(
+        run(d.path(), &["--hyphen", "keep", "a.txt"]).out(),
+        "http://www.ex-ample.com/\n"
+    );
+    assert_eq!(
+        run(d.path(), &["--hyphen", "drop", "a.txt"]).out(),
+        "http://www.example.com/\n"
+    );
+    assert_eq!(
+        run(d.path(), &["--hyphen", "both", "a.txt"]).out(),
+        "http://www.ex-ample.com/\nhttp://www.example.com/\n"
+    );
+}
+
+#[test]
+fn limits_max_bytes_and_max_lines() {
+    // Contract rule 2: a candidate over the bound is abandoned.
+    let d = tmp();
+    write(
+        d.path(),
+        "a.txt",
+        b"<URL:ftp://a.b/\n c/\n d/\n e> <http://a.b/0123456789012345678901234567890>\n",
+    );
+    assert_eq!(run(d.path(), &["a.txt"]).out().lines().count(), 2);
+    let r = run(d.path(), &["--max-lines", "2", "a.txt"]);
+    assert_eq!(r.out(), "http://a.b/0123456789012345678901234567890\n");
+    let r = run(d.path(), &["--max-bytes", "32", "a.txt"]);
+    assert_eq!(r.out(), "ftp://a.b/c/d/e\n");
+}
+
+#[test]
+fn message_id_plain() {
+    let d = tmp();
+    write(
+        d.path(),
+        "box",
+        b"From a@b Mon\nSubject: one\nmessage-id:\n\t<1@a.example>\n\n<news:one>\n\nFrom c@d Tue\n\
+          Message-ID: <2@c.example>\n\nbody\nFrom quoted line\n<news:two>\n",
+    );
+    let r = run(d.path(), &["--message-id", "box"]);
+    assert_eq!(
+        r.out(),
+        "<1@a.example>\tnews:one\n<2@c.example>\tnews:two\n"
+    );
+    write(d.path(), "plain.txt", b"no headers <news:x>\n");
+    let r = run(d.path(), &["--message-id", "plain.txt"]);
+    assert_eq!(r.out(), "-\tnews:x\n");
+}
+
+#[test]
+fn directory_sorted_with_prefixes() {
+    let d = tmp();
+    write(d.path(), "dir/b.txt", b"<news:b>\n");
+    write(d.path(), "dir/a.txt", b"<news:a>\n");
+    write(d.path(), "dir/sub/c.txt", b"<news:c>\n");
+    write(d.path(), "dir/B.txt", b"<news:B>\n");
+    for j in ["-j1", "-j2"] {
+        let r = run(d.path(), &[j, "dir"]);
+        assert_eq!(
+            lines(&r.out()),
+            [
+                "dir/B.txt:news:B",
+                "dir/a.txt:news:a",
+                "dir/b.txt:news:b",
+                "dir/sub/c.txt:news:c"
+            ]
+        );
+    }
+    let r = run(d.path(), &["--no-filename", "dir/sub"]);
+    assert_eq!(r.out(), "news:c\n");
+}
+
+#[test]
+fn gzip_files_and_truncated_gzip() {
+    let d = tmp();
+    let gz = gzip(TEXT);
+    write(d.path(), "a.gz", &gz);
+    write(d.path(), "noext", &gz); // by the magic bytes
+    assert_eq!(
+        run(d.path(), &["a.gz"]).out(),
+        String::from_utf8(run_stdin(d.path(), &[], TEXT).stdout).unwrap()
+    );
+    assert_eq!(run(d.path(), &["noext"]).out().lines().count(), 3);
+    // Truncated: an error for that file, the others still searched.
+    let mut big = Vec::new();
+    for i in 0..20000 {
+        big.extend_from_slice(format!("<news:n{i}.example> {}\n", i * 7919).as_bytes());
+    }
+    let gz = gzip(&big);
+    write(d.path(), "t.gz", &gz[..gz.len() / 2]);
+    write(d.path(), "z.txt", b"<news:z>\n");
+    for j in ["-j1", "-j2"] {
+        let r = run(d.path(), &[j, "t.gz", "z.txt"]);
+        assert_eq!(r.code, 2, "{j}");
+        assert!(r.stderr.starts_with("urlsift: t.gz: "), "{}", r.stderr);
+        let out = r.out();
+        assert!(out.starts_with("t.gz:news:n0.example\n"));
+        assert!(out.ends_with("z.txt:news:z\n"));
+    }
+}
+
+#[test]
+fn exit_codes() {
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    write(d.path(), "none.txt", b"none\n");
+    assert_eq!(run(d.path(), &["a.txt"]).code, 0);
+    assert_eq!(run(d.path(), &["none.txt"]).code, 1);
+    let r = run(d.path(), &["missing", "a.txt"]);
+    assert_eq!(r.code, 2); // 2 wins over 0
+    assert_eq!(
+        r.stderr,
+        "urlsift: missing: No such file or directory (os error 2)\n"
+    );
+    assert_eq!(r.out().lines().count(), 3);
+    assert_eq!(run(d.path(), &["--bogus"]).code, 2);
+}
+
+#[test]
+fn dangling_symlink_and_symlink_loop() {
+    let d = tmp();
+    write(d.path(), "dir/a.txt", b"<news:a>\n");
+    write(d.path(), "dir/sub/z.txt", b"<news:z>\n");
+    std::os::unix::fs::symlink("nowhere", d.path().join("dir/dangling")).unwrap();
+    std::os::unix::fs::symlink("..", d.path().join("dir/sub/loop")).unwrap();
+    for j in ["-j1", "-j2"] {
+        let r = run(d.path(), &[j, "dir"]);
+        assert_eq!(r.code, 2);
+        assert_eq!(r.out(), "dir/a.txt:news:a\ndir/sub/z.txt:news:z\n");
+        let errs: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(errs.len(), 2, "{}", r.stderr);
+        assert!(errs[0].starts_with("urlsift: dir/dangling: No such file"));
+        assert!(errs[1].starts_with("urlsift: dir/sub/loop: "));
+    }
+}
+
+#[test]
+fn broken_pipe_is_quiet() {
+    let d = tmp();
+    let (text, _) = mbox(3 << 20);
+    write(d.path(), "big.mbox", &text);
+    for j in ["-j1", "-j2"] {
+        let mut child = bin()
+            .args([j, "big.mbox"])
+            .current_dir(d.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        {
+            let mut out = BufReader::new(child.stdout.take().unwrap());
+            out.read_line(&mut first).unwrap();
+        } // the pipe is closed here
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(first.starts_with("http://"), "{first}");
+        assert_eq!(status.code(), Some(0), "{j}: {err}");
+        assert_eq!(err, "");
+    }
+}
+
+#[test]
+fn threads_identical_on_many_files() {
+    let d = tmp();
+    for i in 0..300 {
+        let (mut text, _) = mbox(200 + (i * 37) % 3000);
+        text.extend_from_slice(format!("<news:file{i}.example>\n").as_bytes());
+        write(d.path(), &format!("t/{:03}/{i}.txt", i % 17), &text);
+    }
+    for args in [&["-n", "--column"][..], &["--json"], &["-c"], &["-u"]] {
+        let mut a1 = vec!["-j1", "t"];
+        a1.extend_from_slice(args);
+        let mut a2 = vec!["-j2", "t"];
+        a2.extend_from_slice(args);
+        let r1 = run(d.path(), &a1);
+        let r2 = run(d.path(), &a2);
+        assert_eq!(r1.code, 0);
+        assert!(r1.stdout.len() > 100);
+        assert!(r1.stdout == r2.stdout, "{args:?}");
+    }
+}
+
+#[test]
+fn threads_identical_on_large_mbox() {
+    // ~20 MiB: split into pieces with -j2, one pass with -j1.
+    let d = tmp();
+    let (text, planted) = mbox(20 << 20);
+    write(d.path(), "big.mbox", &text);
+    let r1 = run(d.path(), &["-j1", "--json", "big.mbox"]);
+    let r2 = run(d.path(), &["-j2", "--json", "big.mbox"]);
+    assert_eq!(r1.code, 0, "{}", r1.stderr);
+    assert!(r1.stdout == r2.stdout);
+    let out = r1.out();
+    assert_eq!(out.lines().count(), planted);
+    // Every match carries its message's id (folded header).
+    for l in out.lines().step_by(97) {
+        let v: Value = serde_json::from_str(l).unwrap();
+        let id = v["message_id"].as_str().unwrap();
+        let line = v["line"].as_u64().unwrap() as usize;
+        let before = text.split(|&b| b == b'\n').take(line).collect::<Vec<_>>();
+        let hdr = before.iter().rev().find(|l| l.starts_with(b" <")).unwrap();
+        assert_eq!(id.as_bytes(), &hdr[1..]);
+    }
+    let c1 = run(d.path(), &["-j1", "-n", "big.mbox"]);
+    let c2 = run(d.path(), &["-j2", "-n", "big.mbox"]);
+    assert!(c1.stdout == c2.stdout);
+    // With a small piece of the work at every boundary: plain text on stdin.
+    let s2 = run_stdin(d.path(), &["-j2", "-n", "-"], &text);
+    assert!(s2.stdout == c1.stdout);
+}
+
+#[test]
+fn stats_on_stderr() {
+    let d = tmp();
+    write(d.path(), "a.txt", TEXT);
+    let r = run(d.path(), &["--stats", "a.txt"]);
+    assert_eq!(r.out().lines().count(), 3);
+    assert!(r.stderr.contains("1 files"), "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("{} bytes", TEXT.len())));
+    assert!(r.stderr.contains("3 matches"));
+    assert!(r.stderr.contains("MB/s"));
+}
+
+#[test]
+fn parse_mode_json_and_exit_codes() {
+    let d = tmp();
+    let r = run(
+        d.path(),
+        &["--parse", "ftp://u:p@h.example:21/a/b;type=i#f"],
+    );
+    assert_eq!(r.code, 0);
+    let v: Value = serde_json::from_str(r.out().trim()).unwrap();
+    assert_eq!(v["input"], "ftp://u:p@h.example:21/a/b;type=i#f");
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["scheme"], "ftp");
+    assert_eq!(v["parts"]["host"], "h.example");
+    assert_eq!(v["parts"]["user"], "u");
+    assert_eq!(v["fragment"], "f");
+    assert_eq!(v["warnings"][0]["code"], "password"); // RFC 1738 section 6
+    assert_eq!(v["error"], Value::Null);
+    // RFC 1738 3.3: no user name in http URLs.
+    let r = run(d.path(), &["--parse", "http://a.b/", "http://u@a.b/"]);
+    assert_eq!(r.code, 1);
+    let l = lines(&r.out())
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(l[1]["valid"], false);
+    assert_eq!(l[1]["scheme"], Value::Null);
+    assert_eq!(l[1]["parts"], Value::Null);
+    assert_eq!(l[1]["error"]["offset"], 8);
+    assert!(l[1]["error"]["reason"].is_string());
+    // From stdin, one per line; --strict applies.
+    let r = run_stdin(d.path(), &["--parse"], b"http://a.b/~x\r\nnews:a.b\n");
+    assert_eq!(r.code, 0);
+    assert_eq!(r.out().lines().count(), 2);
+    let r = run_stdin(d.path(), &["--parse", "--strict"], b"http://a.b/~x\n");
+    assert_eq!(r.code, 1);
+}
+
+#[test]
+fn help_and_version() {
+    let d = tmp();
+    let r = run(d.path(), &["--help"]);
+    assert_eq!(r.code, 0);
+    let h = r.out();
+    assert!(h.contains("EXAMPLES"));
+    for flag in [
+        "--with-filename",
+        "--count",
+        "--json",
+        "--scheme",
+        "--hyphen",
+        "--threads",
+        "--parse",
+    ] {
+        assert!(h.contains(flag), "{flag}");
+    }
+    let r = run(d.path(), &["--version"]);
+    assert_eq!(r.code, 0);
+    assert!(r.out().starts_with("urlsift "));
+}
