@@ -7,7 +7,9 @@ mod common;
 
 use common::{all_front_ends, check, line_starts, load_dir, via_pieces, via_push, via_reader, Rng};
 use proptest::prelude::*;
-use urlsift::{Limits, Match, Policy, PushScanner, Rejection, Scanner, Unclosed, Url};
+use urlsift::{
+    Limits, Match, PieceContext, Policy, PushScanner, Rejection, Scanner, Unclosed, Url,
+};
 
 /// Every observable field of the matches, `end()` and `is_quoted()` left out
 /// for over-long rejected candidates: they depend on the chunking (BUGs, see
@@ -345,6 +347,48 @@ proptest! {
         let mut rng = Rng(pick | 1);
         let cuts: Vec<usize> = line_starts(&data).into_iter().filter(|_| rng.below(3) == 0).collect();
         prop_assert_eq!(s.extract(&data), via_pieces(s, &data, &cuts));
+    }
+}
+
+/// `scan_piece_in` over pieces cut anywhere (an ESC keeps its two bytes),
+/// with the context advanced over each piece, rebased, concatenated.
+fn via_pieces_anywhere(scanner: Scanner, data: &[u8], cuts: &[usize]) -> Vec<Match> {
+    let mut bounds: Vec<usize> = cuts
+        .iter()
+        .copied()
+        .filter(|&c| c > 0 && c < data.len())
+        .filter(|&c| !(c.saturating_sub(2)..c).any(|i| data[i] == 0x1b))
+        .collect();
+    bounds.push(data.len());
+    bounds.sort_unstable();
+    bounds.dedup();
+    let mut out = Vec::new();
+    let mut context = PieceContext::default();
+    let (mut start, mut lines) = (0usize, 0u64);
+    for end in bounds {
+        let (mut ms, n) = scanner.scan_piece_in(&data[start..], end - start, true, &context);
+        for m in &mut ms {
+            m.rebase(start as u64, lines);
+        }
+        out.extend(ms);
+        lines += n;
+        context.advance(&data[start..end]);
+        start = end;
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Pieces cut anywhere, inside lines too, equal `extract`.
+    #[test]
+    fn pieces_cut_anywhere_equal_extract(
+        data in text(),
+        s in scanner(),
+        cuts in prop::collection::vec(0usize..600, 0..12),
+    ) {
+        prop_assert_eq!(s.extract(&data), via_pieces_anywhere(s, &data, &cuts));
     }
 }
 
