@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# corpus-score.sh - precision and recall of the release binary on a 32 MB
+# generated corpus, LENIENT (default) and STRICT; both must be 1.0000.
+#
+# Needs ../shared (gen-corpus, score-urls) beside the repository. Builds the
+# release binary if it is missing. URLSIFT=path overrides the binary, SIZE
+# and SEED the corpus (defaults 32M, 1).
+set -euo pipefail
+root="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
+shared="$root/../shared"
+bin="${URLSIFT:-$root/target/release/urlsift}"
+size="${SIZE:-32M}"
+seed="${SEED:-1}"
+[ -d "$shared/bench" ] || { echo "corpus-score: $shared/bench not found" >&2; exit 2; }
+if [ -z "${URLSIFT:-}" ] && [ ! -x "$bin" ]; then
+    cargo build --release --manifest-path "$root/Cargo.toml"
+fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+"$shared/bench/gen-corpus" --size "$size" --seed "$seed" --out "$tmp/corpus" >/dev/null
+
+status=0
+score() { # label, extra urlsift flags, extra score-urls flags
+    local label="$1" flags="$2" sflags="$3" out report
+    out="$tmp/out-$label.txt"
+    # Paths relative to the corpus, as in expected.tsv.
+    (cd "$tmp/corpus" && "$bin" -H -n $flags mail.mbox news) >"$out"
+    report="$("$shared/bench/score-urls" --format grep $sflags "$tmp/corpus/expected.tsv" "$out")"
+    echo "$label: $report" | head -1
+    if ! grep -q 'precision 1\.0000' <<<"$report" || ! grep -q 'recall 1\.0000' <<<"$report"; then
+        echo "$report" | sed 's/^/    /'
+        status=1
+    fi
+}
+score lenient "" ""
+score strict "--strict" "--strict"
+if [ "$status" -ne 0 ]; then
+    echo "corpus-score: FAILED (precision and recall must both be 1.0000)" >&2
+fi
+exit "$status"

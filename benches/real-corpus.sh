@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# real-corpus.sh - the release binary over ../shared/corpus/real must report
+# exactly what ref-extract reports on the same files (LENIENT and STRICT);
+# prints a diff otherwise. URLSIFT=path overrides the binary.
+set -euo pipefail
+root="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
+shared="$root/../shared"
+bin="${URLSIFT:-$root/target/release/urlsift}"
+real="$shared/corpus/real"
+[ -d "$real" ] || { echo "real-corpus: $real not found" >&2; exit 2; }
+if [ -z "${URLSIFT:-}" ] && [ ! -x "$bin" ]; then
+    cargo build --release --manifest-path "$root/Cargo.toml"
+fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cd "$real"
+files=()
+for f in *; do
+    case "$f" in SOURCES.md) ;; *) [ -f "$f" ] && files+=("$f") ;; esac
+done
+
+status=0
+for mode in lenient strict; do
+    flag=""
+    [ "$mode" = strict ] && flag="--strict"
+    # ref-extract: file<TAB>line<TAB>url; urlsift -H -n: file:line:url.
+    "$shared/bench/ref-extract" $flag "${files[@]}" | awk -F'\t' '{print $1 ":" $2 ":" $3}' >"$tmp/ref-$mode"
+    : >"$tmp/got-$mode"
+    for f in "${files[@]}"; do
+        "$bin" -H -n $flag "$f" >>"$tmp/got-$mode" || true
+    done
+    if diff -u "$tmp/ref-$mode" "$tmp/got-$mode" >"$tmp/diff-$mode"; then
+        echo "$mode: identical to ref-extract ($(wc -l <"$tmp/ref-$mode") URLs in ${#files[@]} files)"
+    else
+        echo "$mode: DIFFERENT from ref-extract:"
+        cat "$tmp/diff-$mode"
+        status=1
+    fi
+done
+exit "$status"

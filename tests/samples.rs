@@ -1,0 +1,88 @@
+//! The sample texts under `samples/` against `samples/EXPECTED.tsv`, which
+//! holds what ref-extract reports for them (the `.gz` decompressed first).
+
+use std::io::Read;
+use std::path::Path;
+
+use urlsift::Extractor;
+
+fn extract(path: &str) -> Vec<String> {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples")
+        .join(path);
+    let mut data = std::fs::read(&full).unwrap();
+    if path.ends_with(".gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&data[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        data = out;
+    }
+    let slice = urlsift::extract(&data);
+    let streamed: Vec<_> = Extractor::new(&data[..]).map(|m| m.unwrap()).collect();
+    assert_eq!(slice, streamed, "{path}");
+    slice
+        .iter()
+        .map(|m| format!("{path}\t{}\t{}", m.line(), m.as_str()))
+        .collect()
+}
+
+#[test]
+fn samples_match_expected() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let expected = std::fs::read_to_string(root.join("EXPECTED.tsv")).unwrap();
+    let want: Vec<&str> = expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    let mut files: Vec<&str> = Vec::new();
+    for l in &want {
+        let f = l.split('\t').next().unwrap();
+        if !files.contains(&f) {
+            files.push(f);
+        }
+    }
+    let got: Vec<String> = files.iter().flat_map(|f| extract(f)).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn samples_show_every_scheme_and_feature() {
+    let expected =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/EXPECTED.tsv"))
+            .unwrap();
+    for scheme in [
+        "http:",
+        "ftp:",
+        "gopher:",
+        "mailto:",
+        "news:",
+        "nntp:",
+        "telnet:",
+        "wais:",
+        "file:",
+        "prospero:",
+    ] {
+        assert!(expected.contains(&format!("\t{scheme}")), "{scheme}");
+    }
+    let inbox =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/mail/inbox.mbox"))
+            .unwrap();
+    let found = urlsift::extract(&inbox);
+    assert!(found.iter().any(|m| m.is_quoted()));
+    assert!(found.iter().any(|m| m.is_ambiguous()));
+    assert!(found
+        .iter()
+        .any(|m| m.is_broken() && m.form() == urlsift::Form::Wrapped));
+    assert!(found.iter().any(|m| m.as_str().contains('#')));
+    // Every file of samples/ is listed in EXPECTED.tsv.
+    for f in [
+        "faq.txt",
+        "mail/inbox.mbox",
+        "mail/archive-1994.mbox.gz",
+        "news/comp.infosystems.www/1001",
+        "news/comp.mail.misc/2047",
+    ] {
+        assert!(expected.contains(&format!("{f}\t")), "{f}");
+    }
+}
