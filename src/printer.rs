@@ -189,11 +189,11 @@ impl Printer {
         if !m.is_valid() {
             return;
         }
+        // Every reading is a URL the scanner validated: parse it again only
+        // where its parts are printed (JSON) or compared (-u).
+        let parse = |reading| Url::parse_with(reading, self.policy).ok();
         for reading in m.readings(self.hyphen) {
-            let Ok(url) = Url::parse_with(reading, self.policy) else {
-                continue;
-            };
-            if !self.scheme_ok(Some(url.scheme().as_bytes())) {
+            if !self.scheme_ok(candidate_scheme(reading)) {
                 continue;
             }
             match self.mode {
@@ -208,9 +208,15 @@ impl Printer {
                     out.extend_from_slice(reading);
                     out.push(b'\n');
                 }
-                Mode::Json => self.json_url(&mut recs.body, name, m, &url, msgid),
+                Mode::Json => match parse(reading) {
+                    Some(url) => self.json_url(&mut recs.body, name, m, &url, msgid),
+                    None => continue,
+                },
             }
-            self.record(recs, || url.normalized());
+            self.record(recs, || match parse(reading) {
+                Some(url) => url.normalized(),
+                None => String::from_utf8_lossy(reading).into_owned(),
+            });
         }
     }
 
