@@ -26,7 +26,7 @@ fn parse_property(data: &[u8]) {
 }
 
 /// The fuzz `scan` target's property: slice and 1-byte push identical
-/// (valid matches), every valid match re-parses.
+/// (rejected candidates too), every valid match re-parses.
 fn scan_property(text: &[u8], scanner: Scanner) {
     let whole = scanner.extract(text);
     let mut push = PushScanner::with_buffer(scanner, 1);
@@ -61,8 +61,8 @@ fn ftp_password_warns_under_strict() {
 }
 
 /// proptest `chunking_with_tiny_buffers`: a quote mark right at the byte
-/// bound of an over-long candidate (valid matches unaffected; see the BUG
-/// tests in tests/stream.rs for `end()`/`is_quoted()`).
+/// bound of an over-long candidate (`is_quoted()` depended on the chunking,
+/// fixed; see `bug_too_long_quoted_depends_on_chunking` in tests/stream.rs).
 #[test]
 fn quote_mark_at_the_bound() {
     let s = Scanner::new().rejected(true).limits(urlsift::Limits {
@@ -76,7 +76,8 @@ fn quote_mark_at_the_bound() {
     }
 }
 
-/// proptest `chunking_with_tiny_buffers`: blanks running past the bound.
+/// proptest `chunking_with_tiny_buffers`: blanks running past the bound
+/// (`end()` depended on the chunking, fixed).
 #[test]
 fn blanks_past_the_bound() {
     let s = Scanner::new().limits(urlsift::Limits {
