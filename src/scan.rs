@@ -461,6 +461,7 @@ impl Scanner {
         engine.resume = back;
         engine.counted = back;
         engine.jis = context.jis;
+        engine.jis_fed = back;
         engine.prefix = context.prefix;
         engine.prefix_valid = true;
         engine.prefix_fed = back;
@@ -621,8 +622,10 @@ pub(crate) struct Engine {
     cfg: Scanner,
     /// Absolute offset where the next search for `<` starts.
     resume: u64,
-    /// Inside a two-byte run of ISO-2022-JP (rule 8).
+    /// Inside a two-byte run of ISO-2022-JP (rule 8) at `jis_fed`, on the
+    /// line starting at `prefix_line`.
     jis: bool,
+    jis_fed: u64,
     /// Line feeds are counted up to here (absolute).
     counted: u64,
     /// 1-based line number at `counted`.
@@ -653,6 +656,7 @@ impl Engine {
             cfg,
             resume: 0,
             jis: false,
+            jis_fed: 0,
             counted: 0,
             line: 1,
             line_start: 0,
@@ -687,56 +691,17 @@ impl Engine {
         let n = buf.len();
         let limit = limit.min(n);
         let mut i = (self.resume - base) as usize;
-        // Mail is rarely ISO-2022-JP: when the window holds no ESC, the
-        // two-byte state cannot change and one memchr for '<' suffices.
-        let plain = !self.jis && i < limit && memchr(ESC, &buf[i..limit]).is_none();
         let keep = loop {
             if i >= limit {
                 break limit;
             }
-            if self.jis {
-                // A two-byte run ends at ESC ( B, ESC ( J, or (robustness:
-                // RFC 1468 lines end in ASCII) at the end of the line.
-                match memchr2(ESC, b'\n', &buf[i..limit]) {
-                    None => break limit,
-                    Some(k) => {
-                        let p = i + k;
-                        if buf[p] == b'\n' {
-                            self.jis = false;
-                            i = p + 1;
-                        } else if p + 2 >= n && !eof {
-                            break p;
-                        } else {
-                            if buf.get(p + 1) == Some(&b'(')
-                                && matches!(buf.get(p + 2), Some(b'B' | b'J'))
-                            {
-                                self.jis = false;
-                            }
-                            i = p + 1;
-                        }
-                    }
-                }
-                continue;
-            }
-            let found = if plain {
-                memchr(b'<', &buf[i..limit])
-            } else {
-                memchr2(b'<', ESC, &buf[i..limit])
-            };
-            let p = match found {
+            // The hot loop: only '<' matters. Whether it stands inside an
+            // ISO-2022-JP two-byte run is asked only of candidates (rule 8,
+            // in `follow`), so plain text pays nothing for it.
+            let p = match memchr(b'<', &buf[i..limit]) {
                 None => break limit,
                 Some(k) => i + k,
             };
-            if buf[p] == ESC {
-                if p + 2 >= n && !eof {
-                    break p;
-                }
-                if buf.get(p + 1) == Some(&b'$') && matches!(buf.get(p + 2), Some(b'B' | b'@')) {
-                    self.jis = true;
-                }
-                i = p + 1;
-                continue;
-            }
             match self.follow(buf, base, p, eof) {
                 Follow::NotCandidate => i = p + 1,
                 Follow::NeedMore => break p,
@@ -756,12 +721,21 @@ impl Engine {
             }
         };
         self.resume = base + keep as u64;
-        // Account for the bytes that may now be dropped.
-        self.count_lines(buf, base, base + keep as u64);
-        if self.line_start < base + keep as u64 {
-            self.prefix_of(buf, base, base + keep as u64);
+        // An escape sequence cut by the end of the window is kept whole, so
+        // that the two-byte state never sees half of one.
+        let mut retain = keep;
+        if !eof && keep == n {
+            if let Some(k) = memrchr(ESC, &buf[n.saturating_sub(2)..n]) {
+                retain = n.saturating_sub(2) + k;
+            }
         }
-        base + keep as u64
+        // Account for the bytes that may now be dropped.
+        let retain = base + retain as u64;
+        self.count_lines(buf, base, retain);
+        if self.line_start < retain {
+            self.line_state(buf, base, retain);
+        }
+        retain
     }
 
     /// Counts line feeds up to absolute offset `to` (which is in `buf`).
@@ -783,26 +757,34 @@ impl Engine {
         self.counted = to;
     }
 
-    /// The quote prefix of the line holding `at` (absolute, in `buf`, after
-    /// `count_lines(.., at)`), fed with the line's bytes up to `at`.
-    fn prefix_of(&mut self, buf: &[u8], base: u64, at: u64) -> QuotePrefix {
+    /// The state of the line holding `at` (absolute, in `buf`, after
+    /// `count_lines(.., at)`) just before `at`: its reply-quote prefix and
+    /// whether an ISO-2022-JP two-byte run is open. Both are built from the
+    /// line start and cached per line, so each byte is fed once.
+    fn line_state(&mut self, buf: &[u8], base: u64, at: u64) -> (QuotePrefix, bool) {
         if !self.prefix_valid || self.prefix_line != self.line_start {
             self.prefix = QuotePrefix::default();
             self.prefix_line = self.line_start;
             self.prefix_valid = true;
-            // Feed from the line start; a line that began before this window
-            // was fed up to the window's start by an earlier call.
-            let from = self.line_start.max(base);
-            self.prefix
-                .feed(&buf[(from - base) as usize..(at - base) as usize]);
-            self.prefix_fed = at;
-        } else if !self.prefix.done && self.prefix_fed < at {
-            let from = self.prefix_fed.max(base);
-            self.prefix
-                .feed(&buf[(from - base) as usize..(at - base) as usize]);
+            // A line that began before this window was fed up to the
+            // window's start when that window was dropped.
+            self.prefix_fed = self.line_start.max(base);
+            self.jis = false;
+            self.jis_fed = self.prefix_fed;
+        }
+        let slice = |from: u64| &buf[(from.max(base) - base) as usize..(at - base) as usize];
+        if !self.prefix.done && self.prefix_fed < at {
+            self.prefix.feed(slice(self.prefix_fed));
             self.prefix_fed = at;
         }
-        self.prefix
+        if self.jis_fed < at {
+            let bytes = slice(self.jis_fed);
+            if self.jis || memchr(ESC, bytes).is_some() {
+                self.jis = jis_after(self.jis, bytes);
+            }
+            self.jis_fed = at;
+        }
+        (self.prefix, self.jis)
     }
 }
 
@@ -844,9 +826,13 @@ impl Engine {
                 return Follow::NotCandidate;
             }
         }
-        // Rule 4 needs the opening line's quote prefix.
+        // Rule 4 needs the opening line's quote prefix; rule 8 whether the
+        // '<' stands in a two-byte run (then it is no '<' at all).
         self.count_lines(buf, base, base + p as u64);
-        let prefix = self.prefix_of(buf, base, base + p as u64);
+        let (prefix, jis) = self.line_state(buf, base, base + p as u64);
+        if jis {
+            return Follow::NotCandidate;
+        }
 
         self.joined.clear();
         self.pieces.clear();
