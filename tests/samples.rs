@@ -1,4 +1,5 @@
-//! The sample texts under `samples/` against `samples/EXPECTED.tsv`, which
+//! The sample texts under `samples/` against `tests/data/samples-expected.tsv`
+//! (kept out of `samples/` so that `urlsift samples/` reads only samples), which
 //! holds what ref-extract reports for them (the `.gz` decompressed first).
 
 use std::io::Read;
@@ -30,7 +31,10 @@ fn extract(path: &str) -> Vec<String> {
 #[test]
 fn samples_match_expected() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let expected = std::fs::read_to_string(root.join("EXPECTED.tsv")).unwrap();
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/samples-expected.tsv"),
+    )
+    .unwrap();
     let want: Vec<&str> = expected
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -48,9 +52,10 @@ fn samples_match_expected() {
 
 #[test]
 fn samples_show_every_scheme_and_feature() {
-    let expected =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/EXPECTED.tsv"))
-            .unwrap();
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/samples-expected.tsv"),
+    )
+    .unwrap();
     for scheme in [
         "http:",
         "ftp:",
@@ -75,7 +80,7 @@ fn samples_show_every_scheme_and_feature() {
         .iter()
         .any(|m| m.is_broken() && m.form() == urlsift::Form::Wrapped));
     assert!(found.iter().any(|m| m.as_str().contains('#')));
-    // Every file of samples/ is listed in EXPECTED.tsv.
+    // Every file of samples/ is listed in the expectation.
     for f in [
         "faq.txt",
         "mail/inbox.mbox",
