@@ -34,6 +34,10 @@ pub struct Recs {
     pub keys: Vec<(String, usize)>,
     /// Number of records.
     pub count: u64,
+    /// Where line numbers stand in `body`: position, length, and the line
+    /// as the match knew it. A piece scanned before the line it starts on
+    /// is known writes lines relative to it; the writer adds the base.
+    pub lines: Vec<(usize, usize, u64)>,
 }
 
 impl Recs {
@@ -43,8 +47,45 @@ impl Recs {
         self.body.extend_from_slice(&other.body);
         self.keys
             .extend(other.keys.into_iter().map(|(k, e)| (k, e + base)));
+        self.lines
+            .extend(other.lines.into_iter().map(|(p, n, l)| (p + base, n, l)));
         self.count += other.count;
     }
+
+    /// Adds `base` to every line number in the body (see [`Recs::lines`]).
+    pub fn shift_lines(&mut self, base: u64) {
+        if base == 0 || self.lines.is_empty() {
+            return;
+        }
+        let mut body = Vec::with_capacity(self.body.len() + 8 * self.lines.len());
+        let mut keys = self.keys.iter_mut().peekable();
+        let mut from = 0;
+        let mut grown = 0usize;
+        for &(pos, len, line) in &self.lines {
+            // Keys ending before this line number move by what came before.
+            while let Some((_, end)) = keys.next_if(|(_, end)| *end <= pos) {
+                *end += grown;
+            }
+            body.extend_from_slice(&self.body[from..pos]);
+            let start = body.len();
+            let _ = write!(body, "{}", base + line);
+            grown = grown + (body.len() - start) - len;
+            from = pos + len;
+        }
+        for (_, end) in keys {
+            *end += grown;
+        }
+        body.extend_from_slice(&self.body[from..]);
+        self.body = body;
+        self.lines.clear();
+    }
+}
+
+/// Writes the match's line number into `recs`, noting where it stands.
+fn put_line(recs: &mut Recs, m: &Match) {
+    let pos = recs.body.len();
+    let _ = write!(recs.body, "{}", m.line());
+    recs.lines.push((pos, recs.body.len() - pos, m.line()));
 }
 
 /// The formatting settings.
@@ -153,14 +194,17 @@ impl Printer {
             })
     }
 
-    fn prefix(&self, out: &mut Vec<u8>, name: &InputName, m: &Match, line: bool) {
+    fn prefix(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
+        let out = &mut recs.body;
         if name.show {
             out.extend_from_slice(&name.display);
             out.push(b':');
         }
         if line || self.line_number {
-            let _ = write!(out, "{}:", m.line());
+            put_line(recs, m);
+            recs.body.push(b':');
         }
+        let out = &mut recs.body;
         if self.column {
             let _ = write!(out, "{}:", m.column());
         }
@@ -199,8 +243,8 @@ impl Printer {
             match self.mode {
                 Mode::Count | Mode::FilesWithMatches => {}
                 Mode::Plain => {
+                    self.prefix(recs, name, m, false);
                     let out = &mut recs.body;
-                    self.prefix(out, name, m, false);
                     if self.message_id {
                         escape_bytes(out, msgid.unwrap_or("-").as_bytes());
                         out.push(b'\t');
@@ -209,7 +253,7 @@ impl Printer {
                     out.push(b'\n');
                 }
                 Mode::Json => match parse(reading) {
-                    Some(url) => self.json_url(&mut recs.body, name, m, &url, msgid),
+                    Some(url) => self.json_url(recs, name, m, &url, msgid),
                     None => continue,
                 },
             }
@@ -220,13 +264,16 @@ impl Printer {
         }
     }
 
-    fn json_head(&self, out: &mut Vec<u8>, name: &InputName, m: &Match, url: &str) {
+    fn json_head(&self, recs: &mut Recs, name: &InputName, m: &Match, url: &str) {
+        let out = &mut recs.body;
         out.extend_from_slice(b"{\"path\":");
         json_opt(out, name.json.as_deref());
+        out.extend_from_slice(b",\"line\":");
+        put_line(recs, m);
+        let out = &mut recs.body;
         let _ = write!(
             out,
-            ",\"line\":{},\"column\":{},\"offset\":{},\"url\":",
-            m.line(),
+            ",\"column\":{},\"offset\":{},\"url\":",
             m.column(),
             m.offset()
         );
@@ -252,13 +299,14 @@ impl Printer {
 
     fn json_url(
         &self,
-        out: &mut Vec<u8>,
+        recs: &mut Recs,
         name: &InputName,
         m: &Match,
         url: &Url<'_>,
         msgid: Option<&str>,
     ) {
-        self.json_head(out, name, m, url.as_str());
+        self.json_head(recs, name, m, url.as_str());
+        let out = &mut recs.body;
         out.extend_from_slice(b",\"scheme\":");
         json_str(out, &url.scheme().to_ascii_lowercase());
         out.extend_from_slice(b",\"fragment\":");
@@ -285,8 +333,8 @@ impl Printer {
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
             Mode::Plain => {
+                self.prefix(recs, name, m, true);
                 let out = &mut recs.body;
-                self.prefix(out, name, m, true);
                 if self.message_id {
                     escape_bytes(out, msgid.unwrap_or("-").as_bytes());
                     out.push(b'\t');
@@ -297,8 +345,8 @@ impl Printer {
                 out.push(b'\n');
             }
             Mode::Json => {
+                self.json_head(recs, name, m, &m.as_str());
                 let out = &mut recs.body;
-                self.json_head(out, name, m, &m.as_str());
                 out.extend_from_slice(b",\"scheme\":null,\"fragment\":null");
                 self.json_tail(out, m);
                 out.extend_from_slice(b",\"warnings\":[],\"message_id\":");
@@ -437,5 +485,26 @@ mod tests {
         let mut v = Vec::new();
         json_str(&mut v, "a\u{1b}b\u{7f}c\u{9b}d");
         assert_eq!(v, b"\"a\\u001bb\\u007fc\\u009bd\"");
+    }
+}
+
+#[cfg(test)]
+mod shift_tests {
+    use super::Recs;
+
+    #[test]
+    fn shift_lines_moves_numbers_and_keys() {
+        let mut r = Recs::default();
+        for (line, url) in [(9u64, "a"), (10, "bb")] {
+            let pos = r.body.len();
+            r.body.extend_from_slice(line.to_string().as_bytes());
+            r.lines.push((pos, r.body.len() - pos, line));
+            r.body.extend_from_slice(format!(":{url}\n").as_bytes());
+            r.keys.push((url.to_string(), r.body.len()));
+        }
+        r.shift_lines(990);
+        assert_eq!(r.body, b"999:a\n1000:bb\n");
+        assert_eq!(r.keys, [("a".to_string(), 6), ("bb".to_string(), 14)]);
+        assert!(r.lines.is_empty());
     }
 }

@@ -127,7 +127,11 @@ impl<R: Read> PieceReader<R> {
             return None;
         }
         let mut want = self.target + self.look;
-        let mut data = self.spare.pop().unwrap_or_default();
+        let mut data = self
+            .spare
+            .pop()
+            .or_else(|| lock(&SHARED).pop())
+            .unwrap_or_default();
         if data.len() < want {
             data.resize(want, 0);
         }
@@ -192,6 +196,23 @@ impl<R: Read> PieceReader<R> {
     }
 }
 
+/// Piece buffers that scanned pieces of a split input go back to, for the
+/// reading thread to fill again: no fresh (zeroed) megabyte per piece.
+static SHARED: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+/// Returns a piece buffer to [`SHARED`] (a few are enough: the pieces in
+/// flight are bounded).
+fn give_back(data: Vec<u8>) {
+    let mut shared = lock(&SHARED);
+    if shared.len() < 8 {
+        shared.push(data);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 thread_local! {
     /// One piece buffer per thread, kept from input to input: allocating
     /// (and zeroing) a fresh megabyte for every small news article would
@@ -235,6 +256,10 @@ struct Chunk {
     bytes: u64,
     body: Body,
     error: Option<String>,
+    /// For a piece of a split input: its line feeds. Its records carry
+    /// line numbers relative to the piece, which the writer (taking pieces
+    /// in order) moves by the lines of the pieces before it.
+    piece_lines: Option<u64>,
 }
 
 /// Writes chunks in order: unique filtering, counts, error messages.
@@ -247,6 +272,7 @@ struct Sink<'a> {
     errors: bool,
     cur_input: usize,
     cur_count: u64,
+    cur_lines: u64,
     stats: Stats,
     buf: Vec<u8>,
 }
@@ -284,10 +310,15 @@ impl Sink<'_> {
         if c.input != self.cur_input {
             self.cur_input = c.input;
             self.cur_count = 0;
+            self.cur_lines = 0;
         }
         self.stats.bytes += c.bytes;
         let name = self.names[c.input].as_ref();
-        if let Body::Recs(r) = c.body {
+        if let Body::Recs(mut r) = c.body {
+            if let Some(lines) = c.piece_lines {
+                r.shift_lines(self.cur_lines);
+                self.cur_lines += lines;
+            }
             self.write_recs(r)?;
         }
         if c.last {
@@ -449,6 +480,7 @@ pub fn run(cfg: Config) -> i32 {
         errors: false,
         cur_input: usize::MAX,
         cur_count: 0,
+        cur_lines: 0,
         stats: Stats::default(),
         buf: Vec::new(),
     };
@@ -509,6 +541,7 @@ fn run_sequential(
             bytes: 0,
             body: Body::Empty,
             error: None,
+            piece_lines: None,
         };
         if let Entry::Error(msg) = e {
             chunk.error = Some(msg.clone());
@@ -523,6 +556,7 @@ fn run_sequential(
                         bytes,
                         body: Body::Recs(recs),
                         error: None,
+                        piece_lines: None,
                     })
                 }),
             };
@@ -537,6 +571,33 @@ fn run_sequential(
     Ok(())
 }
 
+/// Searches one whole input on the current thread (a small file).
+fn search_input(i: usize, e: &Entry, names: &[Option<InputName>], ctx: Ctx<'_>) -> Chunk {
+    let name = names[i].as_ref().expect("a name for each input");
+    let mut all = Recs::default();
+    let mut bytes = 0;
+    let res = match input_reader(e) {
+        Err(err) => Err(Fail::Read(err)),
+        Ok((r, _, _)) => search_stream(r, ctx, name, &mut |recs, b| {
+            all.append(recs);
+            bytes += b;
+            Ok(())
+        }),
+    };
+    let error = match res {
+        Err(Fail::Read(err)) => Some(read_message(e, &err)),
+        _ => None,
+    };
+    Chunk {
+        input: i,
+        last: true,
+        bytes,
+        body: Body::Recs(all),
+        error,
+        piece_lines: None,
+    }
+}
+
 /// A counting semaphore bounding the work in flight.
 struct Tokens {
     free: Mutex<usize>,
@@ -544,12 +605,26 @@ struct Tokens {
 }
 
 impl Tokens {
+    /// Takes a token. The scheduling thread is one of the pool's own: while
+    /// it waits it runs queued searches itself, so N threads means N busy
+    /// cores, not N searchers plus a reader competing with them.
     fn acquire(&self) {
-        let mut f = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *f == 0 {
-            f = self.cv.wait(f).unwrap_or_else(|e| e.into_inner());
+        loop {
+            {
+                let mut f = lock(&self.free);
+                if *f > 0 {
+                    *f -= 1;
+                    return;
+                }
+            }
+            if rayon::yield_now() == Some(rayon::Yield::Executed) {
+                continue;
+            }
+            let mut f = lock(&self.free);
+            while *f == 0 {
+                f = self.cv.wait(f).unwrap_or_else(|e| e.into_inner());
+            }
         }
-        *f -= 1;
     }
 
     fn release(&self) {
@@ -573,7 +648,7 @@ fn run_parallel(
         free: Mutex::new(2 * threads),
         cv: Condvar::new(),
     };
-    let (tx, rx) = mpsc::channel::<(usize, Chunk)>();
+    let (tx, rx) = mpsc::channel::<(usize, Vec<Chunk>)>();
     let stop = ctx.stop;
     std::thread::scope(|s| {
         let tokens = &tokens;
@@ -583,12 +658,14 @@ fn run_parallel(
             let mut result = Ok(());
             for (seq, c) in rx {
                 pending.insert(seq, c);
-                while let Some(c) = pending.remove(&next) {
+                while let Some(chunks) = pending.remove(&next) {
                     next += 1;
-                    if result.is_ok() {
-                        if let Err(e) = sink.chunk(c) {
-                            stop.store(true, Ordering::Relaxed);
-                            result = Err(e);
+                    for c in chunks {
+                        if result.is_ok() {
+                            if let Err(e) = sink.chunk(c) {
+                                stop.store(true, Ordering::Relaxed);
+                                result = Err(e);
+                            }
                         }
                     }
                     tokens.release();
@@ -596,99 +673,43 @@ fn run_parallel(
             }
             result
         });
-        pool.in_place_scope(|scope| {
-            let mut seq = 0usize;
-            let submit = |seq: usize, chunk: Chunk| {
-                let _ = tx.send((seq, chunk));
-            };
-            for (i, e) in entries.iter().enumerate() {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                if let Entry::Error(msg) = e {
-                    tokens.acquire();
-                    submit(
-                        seq,
-                        Chunk {
-                            input: i,
-                            last: true,
-                            bytes: 0,
-                            body: Body::Empty,
-                            error: Some(msg.clone()),
-                        },
-                    );
-                    seq += 1;
-                    continue;
-                }
-                let name = names[i].as_ref().expect("a name for each input");
-                let opened = match e {
-                    Entry::File(p) => match std::fs::metadata(p) {
-                        Ok(md) if md.is_file() && md.len() <= SPLIT_MIN => None,
-                        _ => Some(input_reader(e)),
-                    },
-                    _ => Some(input_reader(e)),
+        pool.install(|| {
+            rayon::scope(|scope| {
+                let mut seq = 0usize;
+                let submit = |seq: usize, chunk: Chunk| {
+                    let _ = tx.send((seq, vec![chunk]));
                 };
-                match opened {
-                    Some(Ok((r, false, _))) => {
-                        // Split: read here, scan pieces on the pool.
-                        let look = ctx.scanner.get_limits().max_bytes;
-                        let mut pr = PieceReader::new(r, PIECE, look);
-                        let mut tracker = ctx.msgs.then(MessageTracker::new);
-                        let count_lines = ctx.printer.needs_lines();
-                        let mut lines = 0u64;
-                        while let Some(p) = pr.next_piece() {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            // Each piece learns its first line here, so the
-                            // pool formats it at once: a piece in flight holds
-                            // its output, not its matches (dense matches would
-                            // otherwise cost far more memory than the text).
-                            let line_base = lines;
-                            if count_lines {
-                                lines += bytecount::count(&p.bytes()[..p.limit], b'\n') as u64;
-                            }
-                            let map = tracker
-                                .as_mut()
-                                .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-                            let error = if p.at_end {
-                                pr.take_error().map(|err| read_message(e, &err))
-                            } else {
-                                None
-                            };
+                // Small files go in batches of about a piece: one job and one
+                // hand-over to the writer per batch, not per news article.
+                let mut batch: Vec<(usize, &Entry)> = Vec::new();
+                let mut batch_bytes = 0u64;
+                // (A macro, not a closure: the batch borrows from `entries`, and
+                // the job it spawns must outlive the call.)
+                macro_rules! flush {
+                    () => {
+                        if !batch.is_empty() {
                             tokens.acquire();
                             let tx = tx.clone();
                             let my = seq;
                             seq += 1;
-                            let scanner = ctx.scanner;
-                            let printer = ctx.printer;
+                            let jobs = std::mem::take(&mut batch);
+                            batch_bytes = 0;
                             scope.spawn(move |_| {
-                                let mut recs = Recs::default();
-                                scanner.scan_piece_each(
-                                    p.bytes(),
-                                    p.limit,
-                                    p.at_end,
-                                    &p.context,
-                                    &mut |mut m| {
-                                        m.rebase(p.offset, line_base);
-                                        let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-                                        printer.push_match(&mut recs, name, &m, id);
-                                    },
-                                );
-                                let _ = tx.send((
-                                    my,
-                                    Chunk {
-                                        input: i,
-                                        last: p.at_end,
-                                        bytes: p.limit as u64,
-                                        body: Body::Recs(recs),
-                                        error,
-                                    },
-                                ));
+                                let chunks = jobs
+                                    .into_iter()
+                                    .filter(|_| !stop.load(Ordering::Relaxed))
+                                    .map(|(i, e)| search_input(i, e, names, ctx))
+                                    .collect();
+                                let _ = tx.send((my, chunks));
                             });
                         }
+                    };
+                }
+                for (i, e) in entries.iter().enumerate() {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
                     }
-                    Some(Err(err)) => {
+                    if let Entry::Error(msg) = e {
                         tokens.acquire();
                         submit(
                             seq,
@@ -697,46 +718,111 @@ fn run_parallel(
                                 last: true,
                                 bytes: 0,
                                 body: Body::Empty,
-                                error: Some(read_message(e, &err)),
+                                error: Some(msg.clone()),
+                                piece_lines: None,
                             },
                         );
                         seq += 1;
+                        continue;
                     }
-                    // Small files and gzip: one job per input.
-                    _ => {
-                        tokens.acquire();
-                        let tx = tx.clone();
-                        let my = seq;
-                        seq += 1;
-                        scope.spawn(move |_| {
-                            let mut all = Recs::default();
-                            let mut bytes = 0;
-                            let res = match input_reader(e) {
-                                Err(err) => Err(Fail::Read(err)),
-                                Ok((r, _, _)) => search_stream(r, ctx, name, &mut |recs, b| {
-                                    all.append(recs);
-                                    bytes += b;
-                                    Ok(())
-                                }),
-                            };
-                            let error = match res {
-                                Err(Fail::Read(err)) => Some(read_message(e, &err)),
-                                _ => None,
-                            };
-                            let _ = tx.send((
-                                my,
+                    let name = names[i].as_ref().expect("a name for each input");
+                    let opened = match e {
+                        Entry::File(p) => match std::fs::metadata(p) {
+                            Ok(md) if md.is_file() && md.len() <= SPLIT_MIN => None,
+                            _ => Some(input_reader(e)),
+                        },
+                        _ => Some(input_reader(e)),
+                    };
+                    if opened.is_none() {
+                        if let Entry::File(p) = e {
+                            batch_bytes += std::fs::metadata(p).map_or(0, |md| md.len());
+                        }
+                        batch.push((i, e));
+                        if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
+                            flush!();
+                        }
+                        continue;
+                    }
+                    flush!();
+                    match opened {
+                        // Large files, gzip or not, and stdin: split among threads.
+                        Some(Ok((r, _, _))) => {
+                            // Split: read here, scan pieces on the pool.
+                            let look = ctx.scanner.get_limits().max_bytes;
+                            let mut pr = PieceReader::new(r, PIECE, look);
+                            let mut tracker = ctx.msgs.then(MessageTracker::new);
+                            while let Some(p) = pr.next_piece() {
+                                if stop.load(Ordering::Relaxed) {
+                                    break;
+                                }
+                                let map = tracker
+                                    .as_mut()
+                                    .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+                                let error = if p.at_end {
+                                    pr.take_error().map(|err| read_message(e, &err))
+                                } else {
+                                    None
+                                };
+                                tokens.acquire();
+                                let tx = tx.clone();
+                                let my = seq;
+                                seq += 1;
+                                let scanner = ctx.scanner;
+                                let printer = ctx.printer;
+                                scope.spawn(move |_| {
+                                    // Formatted at once, lines relative to the piece:
+                                    // a piece in flight holds its output, not its
+                                    // matches (dense matches would cost far more
+                                    // memory than the text).
+                                    let mut recs = Recs::default();
+                                    let lines = scanner.scan_piece_each(
+                                        p.bytes(),
+                                        p.limit,
+                                        p.at_end,
+                                        &p.context,
+                                        &mut |mut m| {
+                                            m.rebase(p.offset, 0);
+                                            let id =
+                                                map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+                                            printer.push_match(&mut recs, name, &m, id);
+                                        },
+                                    );
+                                    let chunk = Chunk {
+                                        input: i,
+                                        last: p.at_end,
+                                        bytes: p.limit as u64,
+                                        body: Body::Recs(recs),
+                                        error,
+                                        piece_lines: Some(lines),
+                                    };
+                                    give_back(p.data);
+                                    let _ = tx.send((my, vec![chunk]));
+                                });
+                            }
+                        }
+                        Some(Err(err)) => {
+                            tokens.acquire();
+                            submit(
+                                seq,
                                 Chunk {
                                     input: i,
                                     last: true,
-                                    bytes,
-                                    body: Body::Recs(all),
-                                    error,
+                                    bytes: 0,
+                                    body: Body::Empty,
+                                    error: Some(read_message(e, &err)),
+                                    piece_lines: None,
                                 },
-                            ));
-                        });
+                            );
+                            seq += 1;
+                        }
+                        None => unreachable!("small files are batched above"),
                     }
                 }
-            }
+                #[allow(unused_assignments)] // the counters are not read again
+                {
+                    flush!();
+                }
+            })
         });
         drop(tx);
         writer

@@ -30,7 +30,6 @@ fn extract(path: &str) -> Vec<String> {
 
 #[test]
 fn samples_match_expected() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
     let expected = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/samples-expected.tsv"),
     )
