@@ -50,8 +50,11 @@ trap 'rm -f "$stats" "$stats.t"' EXIT
 # run LABEL CMD... : one timed run, appends "LABEL seconds maxrss_kb"
 run() {
     local label="$1"; shift
-    /usr/bin/time -o "$stats.t" -f "%e %M" "$@" >/dev/null 2>/dev/null || true
-    echo "$label $(tail -1 "$stats.t")" >>"$stats"
+    local t0 t1
+    t0=$(date +%s%N)
+    /usr/bin/time -o "$stats.t" -f "%M" "$@" >/dev/null 2>/dev/null || true
+    t1=$(date +%s%N)
+    echo "$label $(( (t1 - t0) / 1000 ))e-6 $(tail -1 "$stats.t")" >>"$stats"
 }
 
 pair() { # pair NAME_A NAME_B "CMD_A" "CMD_B"
@@ -65,9 +68,9 @@ pair() { # pair NAME_A NAME_B "CMD_A" "CMD_B"
 d=$(corpus "$size")
 cd "$d"
 cat mail.mbox >/dev/null; find news -type f -exec cat {} + >/dev/null   # warm the page cache
-pair u1 r1 "$bin -j1 -H -n mail.mbox news" "rg -j1 -n -o '$BARE' mail.mbox news"
-pair u2 r2 "$bin -j2 -H -n mail.mbox news" "rg -j2 -n -o '$BARE' mail.mbox news"
-pair m1 m2 "$bin -j1 -n mail.mbox" "$bin -j2 -n mail.mbox"
+pair u1 r1 "exec $bin -j1 -H -n mail.mbox news" "exec rg -j1 -n -o '$BARE' mail.mbox news"
+pair u2 r2 "exec $bin -j2 -H -n mail.mbox news" "exec rg -j2 -n -o '$BARE' mail.mbox news"
+pair m2 m1 "exec $bin -j2 -n mail.mbox" "exec $bin -j1 -n mail.mbox"
 if [ "$growth" = 1 ]; then
     big=$(python3 -c "import re,sys; s='$size'; m={'K':1,'M':1024,'G':1024**2}; n=int(re.match(r'\d+',s).group()); u=s[-1].upper(); kb=n*m.get(u,1)*4; print(f'{kb//1024//1024}G' if kb%(1024*1024)==0 else f'{kb//1024}M')")
     db=$(corpus "$big")
@@ -75,17 +78,21 @@ if [ "$growth" = 1 ]; then
     for i in $(seq "$runs"); do
         cd "$d"; run g1 "$bin" -j1 -H -n mail.mbox news
         cd "$db"; run g4 "$bin" -j1 -H -n mail.mbox news
+        cd "$d"; run h1 "$bin" -j2 -H -n mail.mbox news
+        cd "$db"; run h4 "$bin" -j2 -H -n mail.mbox news
     done
 fi
 
 bytes=$(cd "$d" && cat mail.mbox $(find news -type f) | wc -c)
-python3 - "$stats" "$bytes" "$size" <<'PY'
+mbox=$(cd "$d" && wc -c < mail.mbox)
+python3 - "$stats" "$bytes" "$size" "$mbox" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 t = {}
 for name, sec, rss in rows:
     t.setdefault(name, []).append((float(sec), int(rss)))
 nbytes = int(sys.argv[2])
+mbox = int(sys.argv[4])
 def med(n): return statistics.median(s for s, _ in t[n])
 def rss(n): return max(r for _, r in t[n]) / 1024
 def ratio(a, b): return statistics.median(x[0] / y[0] for x, y in zip(t[a], t[b]))
@@ -97,8 +104,8 @@ def row(label, a, b, target):
 row("-j1 -H -n mail.mbox news vs rg -j1 -n -o", "u1", "r1", "<= 0.83")
 row("-j2 -H -n mail.mbox news vs rg -j2 -n -o", "u2", "r2", "<= 0.65")
 mb = None
-print(f"| -j2 vs -j1 on mail.mbox alone | {med('m2'):.3f} s | {med('m1'):.3f} s | {ratio('m2', 'm1'):.2f} (<= 0.62) | | {rss('m2'):.1f} MiB (j1 {rss('m1'):.1f} MiB) |")
+print(f"| -j2 vs -j1 -n mail.mbox | {med('m2'):.3f} s | {med('m1'):.3f} s | {ratio('m2', 'm1'):.2f} (<= 0.62) | {mbox/med('m2')/1e9:.2f} | {rss('m2'):.1f} MiB (j1 {rss('m1'):.1f} MiB) |")
 print(f"rg peak RSS: -j1 {rss('r1'):.1f} MiB, -j2 {rss('r2'):.1f} MiB")
 if "g4" in t:
-    print(f"growth: 4x the input took {ratio('g4', 'g1'):.2f}x the time (linear: 4.00, within 10%: 3.6-4.4); peak RSS {rss('g4'):.1f} MiB")
+    print(f"growth: 4x the input took {ratio('g4', 'g1'):.2f}x the time with -j1 and {ratio('h4', 'h1'):.2f}x with -j2 (linear: 4.00, within 10%: 3.6-4.4); peak RSS {rss('g4'):.1f} MiB (-j1), {rss('h4'):.1f} MiB (-j2)")
 PY

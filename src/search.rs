@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -397,34 +397,26 @@ fn search_stream<R: Read>(
 }
 
 /// An opened input: the reader, whether it is gzip, its size if a file.
-fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, bool, u64)> {
-    let mut f = File::open(path)?;
-    let md = f.metadata()?;
+fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, bool)> {
+    use std::os::unix::fs::FileExt;
+    let f = File::open(path)?;
+    // A positional read peeks at the magic bytes without moving the file
+    // position (one system call per file, which counts over a news spool),
+    // and fails harmlessly on a pipe.
     let mut magic = [0u8; 2];
-    let mut got = 0;
-    if md.is_file() {
-        while got < 2 {
-            match f.read(&mut magic[got..]) {
-                Ok(0) => break,
-                Ok(k) => got += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        f.seek(SeekFrom::Start(0))?;
-    }
+    let got = f.read_at(&mut magic, 0).unwrap_or(0);
     let gz = (got == 2 && magic == [0x1f, 0x8b])
         || path.extension().is_some_and(|e| e.as_bytes() == b"gz");
     if gz {
-        Ok((Box::new(MultiGzDecoder::new(f)), true, md.len()))
+        Ok((Box::new(MultiGzDecoder::new(f)), true))
     } else {
-        Ok((Box::new(f), false, md.len()))
+        Ok((Box::new(f), false))
     }
 }
 
-fn input_reader(entry: &Entry) -> io::Result<(Box<dyn Read + Send>, bool, u64)> {
+fn input_reader(entry: &Entry) -> io::Result<(Box<dyn Read + Send>, bool)> {
     match entry {
-        Entry::Stdin => Ok((Box::new(io::stdin()), false, u64::MAX)),
+        Entry::Stdin => Ok((Box::new(io::stdin()), false)),
         Entry::File(p) => open(p),
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }
@@ -549,7 +541,7 @@ fn run_sequential(
             let name = names[i].as_ref().expect("a name for each input");
             let res = match input_reader(e) {
                 Err(err) => Err(Fail::Read(err)),
-                Ok((r, _, _)) => search_stream(r, ctx, name, &mut |recs, bytes| {
+                Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, bytes| {
                     sink.chunk(Chunk {
                         input: i,
                         last: false,
@@ -578,7 +570,7 @@ fn search_input(i: usize, e: &Entry, names: &[Option<InputName>], ctx: Ctx<'_>) 
     let mut bytes = 0;
     let res = match input_reader(e) {
         Err(err) => Err(Fail::Read(err)),
-        Ok((r, _, _)) => search_stream(r, ctx, name, &mut |recs, b| {
+        Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, b| {
             all.append(recs);
             bytes += b;
             Ok(())
@@ -728,15 +720,15 @@ fn run_parallel(
                     let name = names[i].as_ref().expect("a name for each input");
                     let opened = match e {
                         Entry::File(p) => match std::fs::metadata(p) {
-                            Ok(md) if md.is_file() && md.len() <= SPLIT_MIN => None,
+                            Ok(md) if md.is_file() && md.len() <= SPLIT_MIN => {
+                                batch_bytes += md.len();
+                                None
+                            }
                             _ => Some(input_reader(e)),
                         },
                         _ => Some(input_reader(e)),
                     };
                     if opened.is_none() {
-                        if let Entry::File(p) = e {
-                            batch_bytes += std::fs::metadata(p).map_or(0, |md| md.len());
-                        }
                         batch.push((i, e));
                         if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
                             flush!();
@@ -746,7 +738,7 @@ fn run_parallel(
                     flush!();
                     match opened {
                         // Large files, gzip or not, and stdin: split among threads.
-                        Some(Ok((r, _, _))) => {
+                        Some(Ok((r, _))) => {
                             // Split: read here, scan pieces on the pool.
                             let look = ctx.scanner.get_limits().max_bytes;
                             let mut pr = PieceReader::new(r, PIECE, look);

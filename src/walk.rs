@@ -76,13 +76,23 @@ fn walk_dir(dir: &Path, ancestors: &mut Vec<(u64, u64)>, out: &mut Vec<Entry>) {
     let mut names = Vec::new();
     for ent in rd {
         match ent {
-            Ok(ent) => names.push(ent.file_name()),
+            // The directory entry's own type (no system call): a regular
+            // file needs no stat; directories (for loop detection),
+            // symlinks (to follow) and the unknown are looked at below.
+            Ok(ent) => {
+                let file = ent.file_type().is_ok_and(|t| t.is_file());
+                names.push((ent.file_name(), file));
+            }
             Err(e) => out.push(Entry::Error(message(dir, &e))),
         }
     }
-    names.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    for name in names {
+    names.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    for (name, file) in names {
         let path = dir.join(&name);
+        if file {
+            out.push(Entry::File(path));
+            continue;
+        }
         match fs::metadata(&path) {
             Err(e) => out.push(Entry::Error(message(&path, &e))),
             Ok(md) if md.is_dir() => {
