@@ -44,68 +44,71 @@ corpus() { # corpus SIZE -> directory
 }
 
 BARE='<[a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*>'
-stats=$(mktemp)
-trap 'rm -f "$stats" "$stats.t"' EXIT
-
-# run LABEL CMD... : one timed run, appends "LABEL seconds maxrss_kb"
-run() {
-    local label="$1"; shift
-    local t0 t1
-    t0=$(date +%s%N)
-    /usr/bin/time -o "$stats.t" -f "%M" "$@" >/dev/null 2>/dev/null || true
-    t1=$(date +%s%N)
-    echo "$label $(( (t1 - t0) / 1000 ))e-6 $(tail -1 "$stats.t")" >>"$stats"
-}
-
-pair() { # pair NAME_A NAME_B "CMD_A" "CMD_B"
-    local i
-    for i in $(seq "$runs"); do
-        run "$1" bash -c "$3"
-        run "$2" bash -c "$4"
-    done
-}
-
 d=$(corpus "$size")
-cd "$d"
-cat mail.mbox >/dev/null; find news -type f -exec cat {} + >/dev/null   # warm the page cache
-pair u1 r1 "exec $bin -j1 -H -n mail.mbox news" "exec rg -j1 -n -o '$BARE' mail.mbox news"
-pair u2 r2 "exec $bin -j2 -H -n mail.mbox news" "exec rg -j2 -n -o '$BARE' mail.mbox news"
-pair m2 m1 "exec $bin -j2 -n mail.mbox" "exec $bin -j1 -n mail.mbox"
+big=""
 if [ "$growth" = 1 ]; then
-    big=$(python3 -c "import re,sys; s='$size'; m={'K':1,'M':1024,'G':1024**2}; n=int(re.match(r'\d+',s).group()); u=s[-1].upper(); kb=n*m.get(u,1)*4; print(f'{kb//1024//1024}G' if kb%(1024*1024)==0 else f'{kb//1024}M')")
-    db=$(corpus "$big")
-    cd "$db"; cat mail.mbox >/dev/null; find news -type f -exec cat {} + >/dev/null
-    for i in $(seq "$runs"); do
-        cd "$d"; run g1 "$bin" -j1 -H -n mail.mbox news
-        cd "$db"; run g4 "$bin" -j1 -H -n mail.mbox news
-        cd "$d"; run h1 "$bin" -j2 -H -n mail.mbox news
-        cd "$db"; run h4 "$bin" -j2 -H -n mail.mbox news
-    done
+    big=$(python3 -c "import re; s='$size'; n=int(re.match(r'\d+', s).group()); u=s[-1].upper(); print(f'{n*4}{u}')")
+    big=$(corpus "$big")
 fi
 
-bytes=$(cd "$d" && cat mail.mbox $(find news -type f) | wc -c)
-mbox=$(cd "$d" && wc -c < mail.mbox)
-python3 - "$stats" "$bytes" "$size" "$mbox" <<'PY'
-import statistics, sys
-rows = [l.split() for l in open(sys.argv[1])]
-t = {}
-for name, sec, rss in rows:
-    t.setdefault(name, []).append((float(sec), int(rss)))
-nbytes = int(sys.argv[2])
-mbox = int(sys.argv[4])
-def med(n): return statistics.median(s for s, _ in t[n])
-def rss(n): return max(r for _, r in t[n]) / 1024
-def ratio(a, b): return statistics.median(x[0] / y[0] for x, y in zip(t[a], t[b]))
-print(f"corpus: gen-corpus --size {sys.argv[3]} --seed 1 ({nbytes/1e6:.0f} MB), {len(t['u1'])} runs each, medians")
-print("| what | urlsift | other | ratio (target) | urlsift GB/s | peak RSS |")
+# Timing in Python: one process per run, no shell in between; peak RSS
+# from GNU time in one more run of each command.
+python3 - "$bin" "$d" "$runs" "$size" "$BARE" "$big" <<'PY'
+import os, statistics, subprocess, sys, time  # noqa
+bin, d, runs, size, bare, big = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+
+def warm(root):
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            with open(os.path.join(dirpath, f), "rb") as fh:
+                while fh.read(1 << 20):
+                    pass
+
+def run(cmd, cwd):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t0, 0.0
+
+def pair(a, b, cwd):
+    ta, tb = [], []
+    for _ in range(runs):
+        ta.append(run(a, cwd))
+        tb.append(run(b, cwd))
+    ta[0] = (ta[0][0], peak(a, cwd))
+    tb[0] = (tb[0][0], peak(b, cwd))
+    return ta, tb
+
+def peak(cmd, cwd):
+    """Peak RSS in MiB of one more run, measured by GNU time (a forked
+    Python child would count the interpreter's pages too)."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], cwd=cwd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True).stderr.strip().splitlines()[-1]
+    return int(out) / 1024
+
+def med(t): return statistics.median(x for x, _ in t)
+def rss(t): return t[0][1]
+def ratio(a, b): return statistics.median(x[0] / y[0] for x, y in zip(a, b))
+
+warm(d)
+nbytes = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(d) for f in fs if f.endswith(("mbox",)) or "/news" in dp)
+mbox = os.path.getsize(os.path.join(d, "mail.mbox"))
+rg = lambda j: ["rg", f"-j{j}", "-n", "-o", bare, "mail.mbox", "news"]
+us = lambda j: [bin, f"-j{j}", "-H", "-n", "mail.mbox", "news"]
+u1, r1 = pair(us(1), rg(1), d)
+u2, r2 = pair(us(2), rg(2), d)
+m2, m1 = pair([bin, "-j2", "-n", "mail.mbox"], [bin, "-j1", "-n", "mail.mbox"], d)
+print(f"corpus: gen-corpus --size {size} --seed 1 ({nbytes/1e6:.0f} MB: mail.mbox {mbox/1e6:.0f} MB + news/), {runs} runs of each, alternating; medians")
+print("| what | urlsift | other | time ratio (target) | urlsift GB/s | peak RSS urlsift / other |")
 print("| --- | --- | --- | --- | --- | --- |")
-def row(label, a, b, target):
-    print(f"| {label} | {med(a):.3f} s | {med(b):.3f} s | {ratio(a, b):.2f} ({target}) | {nbytes/med(a)/1e9:.2f} | {rss(a):.1f} MiB |")
-row("-j1 -H -n mail.mbox news vs rg -j1 -n -o", "u1", "r1", "<= 0.83")
-row("-j2 -H -n mail.mbox news vs rg -j2 -n -o", "u2", "r2", "<= 0.65")
-mb = None
-print(f"| -j2 vs -j1 -n mail.mbox | {med('m2'):.3f} s | {med('m1'):.3f} s | {ratio('m2', 'm1'):.2f} (<= 0.62) | {mbox/med('m2')/1e9:.2f} | {rss('m2'):.1f} MiB (j1 {rss('m1'):.1f} MiB) |")
-print(f"rg peak RSS: -j1 {rss('r1'):.1f} MiB, -j2 {rss('r2'):.1f} MiB")
-if "g4" in t:
-    print(f"growth: 4x the input took {ratio('g4', 'g1'):.2f}x the time with -j1 and {ratio('h4', 'h1'):.2f}x with -j2 (linear: 4.00, within 10%: 3.6-4.4); peak RSS {rss('g4'):.1f} MiB (-j1), {rss('h4'):.1f} MiB (-j2)")
+def row(label, a, b, target, n):
+    print(f"| {label} | {med(a):.4f} s | {med(b):.4f} s | {ratio(a, b):.2f} ({target}) | {n/med(a)/1e9:.2f} | {rss(a):.1f} / {rss(b):.1f} MiB |")
+row("urlsift -j1 -H -n mail.mbox news vs rg -j1 -n -o BARE", u1, r1, "<= 0.83", nbytes)
+row("urlsift -j2 -H -n mail.mbox news vs rg -j2 -n -o BARE", u2, r2, "<= 0.65", nbytes)
+row("urlsift -j2 -n mail.mbox vs urlsift -j1 -n mail.mbox", m2, m1, "<= 0.62", mbox)
+if big:
+    warm(big)
+    g1, g4 = pair(us(1), us(1), d)[0], pair(us(1), us(1), big)[0]
+    h1, h4 = pair(us(2), us(2), d)[0], pair(us(2), us(2), big)[0]
+    print(f"growth: 4x the input took {med(g4)/med(g1):.2f}x the time with -j1 and {med(h4)/med(h1):.2f}x with -j2 "
+          f"(linear: 4.00; within 10%: 3.60-4.40); peak RSS {rss(g4):.1f} MiB (-j1), {rss(h4):.1f} MiB (-j2)")
 PY
