@@ -973,16 +973,16 @@ impl Engine {
         match self.hyphen_search() {
             Ok(drops) => {
                 let k = self.hyphens.len();
-                let dropped = drops.iter().filter(|&&d| d).count();
-                let decision = match dropped {
+                let decision = match drops.len() {
                     0 => Hyphen::Kept,
                     d if d == k => Hyphen::Dropped,
                     _ => Hyphen::Mixed,
                 };
                 // The alternative: every hyphen dropped, when the chosen
                 // reading kept them all and that reading is valid too.
-                let alternative = if dropped == 0 {
-                    self.build_reading(&vec![true; k]);
+                let alternative = if drops.is_empty() {
+                    let all: Vec<usize> = (0..k).collect();
+                    self.build_reading(&all);
                     Url::parse_with(&self.reading, policy)
                         .ok()
                         .map(|_| self.reading.clone())
@@ -1013,13 +1013,17 @@ impl Engine {
     /// (earlier hyphens weigh more, keeping before dropping): a depth-first
     /// search that only flips hyphens standing before the parser's error
     /// offset, since a reading that fails there fails whatever follows.
-    /// Returns which hyphens to drop, or the error of the hyphen-kept
-    /// reading.
-    fn hyphen_search(&mut self) -> Result<Vec<bool>, ParseError> {
-        let k = self.hyphens.len();
+    /// Returns the indices of the hyphens to drop, or the error of the
+    /// hyphen-kept reading.
+    ///
+    /// At most [`HYPHEN_BUDGET`] readings are parsed and at most that many
+    /// are ever queued, each holding only its dropped hyphens: a candidate
+    /// with a million hyphen breaks costs a bounded number of parses.
+    fn hyphen_search(&mut self) -> Result<Vec<usize>, ParseError> {
         let policy = self.cfg.policy;
-        // Each node: hyphens before `from` decided as in `drops`, the rest kept.
-        let mut stack: Vec<(usize, Vec<bool>)> = vec![(0, vec![false; k])];
+        // Each node: hyphens before `from` decided (`drops` lists the
+        // dropped ones, ascending), the rest kept.
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new())];
         let mut first_error: Option<ParseError> = None;
         let mut budget = HYPHEN_BUDGET;
         while let Some((from, drops)) = stack.pop() {
@@ -1035,39 +1039,42 @@ impl Engine {
             first_error.get_or_insert(err);
             // Map the error offset back to the joined text.
             let mut at = err.offset();
-            for (j, &h) in self.hyphens.iter().enumerate() {
-                if drops[j] && h <= at {
+            for &j in &drops {
+                if self.hyphens[j] <= at {
                     at += 1;
                 }
             }
-            // Children: keep from..m, drop m; pushed so that the largest m
-            // (the longest kept prefix, the preferred reading) pops first.
-            for m in from..k {
-                if self.hyphens[m] > at {
-                    break;
-                }
+            // Children: keep from..m, drop m, for the hyphens up to the
+            // error; pushed so that the largest m (the longest kept prefix,
+            // the preferred reading) pops first. Only as many as could
+            // still be parsed are queued.
+            let last = self.hyphens[from..].partition_point(|&h| h <= at) + from;
+            let first = last.saturating_sub(budget).max(from);
+            for m in first..last {
                 let mut child = drops.clone();
-                child[m] = true;
+                child.push(m);
                 stack.push((m + 1, child));
+            }
+            if stack.len() > budget {
+                stack.drain(..stack.len() - budget);
             }
         }
         // The first node (all kept) is always parsed, so there is an error.
         match first_error {
             Some(e) => Err(e),
-            None => Ok(vec![false; k]),
+            None => Ok(Vec::new()),
         }
     }
 
-    /// Writes into `self.reading` the joined text without the hyphens that
-    /// `drops` marks.
-    fn build_reading(&mut self, drops: &[bool]) {
+    /// Writes into `self.reading` the joined text without the hyphens whose
+    /// indices `drops` lists (ascending).
+    fn build_reading(&mut self, drops: &[usize]) {
         self.reading.clear();
         let mut from = 0;
-        for (j, &h) in self.hyphens.iter().enumerate() {
-            if drops[j] {
-                self.reading.extend_from_slice(&self.joined[from..h]);
-                from = h + 1;
-            }
+        for &j in drops {
+            let h = self.hyphens[j];
+            self.reading.extend_from_slice(&self.joined[from..h]);
+            from = h + 1;
         }
         self.reading.extend_from_slice(&self.joined[from..]);
     }
@@ -1175,6 +1182,28 @@ mod tests {
         let m = &extract(b"<URL:http://a-\nb.c-\n.d/>")[0];
         assert_eq!(m.as_str(), "http://a-b.c.d/");
         assert_eq!(m.hyphen(), Some(Hyphen::Mixed));
+    }
+
+    #[test]
+    fn rule5_many_hyphen_breaks_cost_bounded_parses() {
+        // 20,000 hyphen breaks in one wrapper (limits raised so it is
+        // followed at all): the search must not branch per break.
+        let s = Scanner::new().limits(Limits {
+            max_bytes: 1 << 20,
+            max_lines: 1 << 20,
+        });
+        let mut text = b"<URL:http://x.example/".to_vec();
+        text.extend(b"a-\n".repeat(20_000));
+        text.extend_from_slice(b"b> <URL:http://h");
+        text.extend(b"-\n".repeat(20_000));
+        text.extend_from_slice(b".example/> <http://after.example/>");
+        let found = s.extract(&text);
+        assert_eq!(found.len(), 2);
+        assert!(found[0].as_str().starts_with("http://x.example/a-a-"));
+        assert_eq!(found[0].hyphen(), Some(Hyphen::Kept));
+        assert!(found[0].is_ambiguous());
+        // Only dropping all 20,000 hyphens would do: out of reach, so invalid.
+        assert_eq!(found[1].as_str(), "http://after.example/");
     }
 
     #[test]
