@@ -43,6 +43,13 @@ pub struct Recs {
 impl Recs {
     /// Appends `other` (a later part of the same input).
     pub fn append(&mut self, other: Recs) {
+        if self.body.is_empty() && self.keys.is_empty() && self.lines.is_empty() {
+            // The common case (one piece per small file): a move, not a copy.
+            let count = self.count;
+            *self = other;
+            self.count += count;
+            return;
+        }
         let base = self.body.len();
         self.body.extend_from_slice(&other.body);
         self.keys
