@@ -262,6 +262,20 @@ struct Chunk {
     piece_lines: Option<u64>,
 }
 
+impl Chunk {
+    /// The whole of input `input` when it could not be read: one message.
+    fn failed(input: usize, message: String) -> Chunk {
+        Chunk {
+            input,
+            last: true,
+            bytes: 0,
+            body: Body::Empty,
+            error: Some(message),
+            piece_lines: None,
+        }
+    }
+}
+
 /// Writes chunks in order: unique filtering, counts, error messages.
 struct Sink<'a> {
     out: Box<dyn Write + Send>,
@@ -702,18 +716,9 @@ fn run_parallel(
                         break;
                     }
                     if let Entry::Error(msg) = e {
+                        flush!();
                         tokens.acquire();
-                        submit(
-                            seq,
-                            Chunk {
-                                input: i,
-                                last: true,
-                                bytes: 0,
-                                body: Body::Empty,
-                                error: Some(msg.clone()),
-                                piece_lines: None,
-                            },
-                        );
+                        submit(seq, Chunk::failed(i, msg.clone()));
                         seq += 1;
                         continue;
                     }
@@ -794,17 +799,7 @@ fn run_parallel(
                         }
                         Some(Err(err)) => {
                             tokens.acquire();
-                            submit(
-                                seq,
-                                Chunk {
-                                    input: i,
-                                    last: true,
-                                    bytes: 0,
-                                    body: Body::Empty,
-                                    error: Some(read_message(e, &err)),
-                                    piece_lines: None,
-                                },
-                            );
+                            submit(seq, Chunk::failed(i, read_message(e, &err)));
                             seq += 1;
                         }
                         None => unreachable!("small files are batched above"),
