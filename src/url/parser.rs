@@ -81,7 +81,9 @@ impl<'a> Cursor<'a> {
                 None => return Err(self.err(ErrorKind::BadEscape, "escape")),
             }
         }
-        if v < 0x20 || v == 0x7f {
+        // A gopher URL's %09 is its own field separator (3.4), not an
+        // injection; any other control octet is worth a warning (section 6).
+        if (v < 0x20 || v == 0x7f) && !(v == 0x09 && self.scheme == Scheme::Gopher) {
             self.w.add(WarningKind::EncodedControl, p);
         }
         self.pos = p + 3;
@@ -662,6 +664,11 @@ mod tests {
         assert_eq!(err("foo:%G4"), (5, ErrorKind::BadEscape, "escape"));
         assert_eq!(err("foo:%4"), (6, ErrorKind::Incomplete, "escape"));
         let p = ok("foo:%0a%7F", Policy::Strict);
+        assert!(p.warnings.contains(WarningKind::EncodedControl));
+        // Section 6 vs 3.4: gopher's %09 separators are syntax, not injection.
+        let p = ok("gopher://h/7sel%09search%09+", Policy::Strict);
+        assert!(!p.warnings.contains(WarningKind::EncodedControl));
+        let p = ok("gopher://h/7sel%0d%0a", Policy::Strict);
         assert!(p.warnings.contains(WarningKind::EncodedControl));
     }
 
