@@ -3,15 +3,20 @@
 //!
 //! Every input is read with `read()` into reused buffers, in pieces of
 //! about [`PIECE`] bytes cut at a line start (just after a blank line when
-//! there is one, so a mail header block is never cut), each carrying
-//! [`Limits::max_bytes`](crate::Limits) bytes of lookahead, and scanned
-//! with [`Scanner::scan_piece`]. One thread: one sequential pass per input,
-//! output written piece by piece. Several threads: inputs are searched on a
-//! rayon pool, each formatted into its own buffer and written in input
-//! order by one writer thread; a large plain file (or stdin) is read by the
-//! main thread and its pieces are scanned on the pool, then rebased and
-//! formatted in order by the writer. At most two pieces or inputs per
-//! thread are in flight, so memory stays flat.
+//! there is one, so a mail header block is never cut; inside a line only
+//! when a line is longer than a piece, with a [`PieceContext`]), each
+//! carrying [`Limits::max_bytes`](crate::Limits) bytes of lookahead, and
+//! scanned with [`Scanner::scan_piece_each`], formatting as it goes.
+//!
+//! One thread: one sequential pass per input, output written piece by
+//! piece. Several threads: the scheduling thread is one of the rayon pool's
+//! own. Small files go to the pool in batches; a large file (or stdin, or a
+//! large `.gz`) is read by the scheduler and its pieces are scanned on the
+//! pool, each formatted with line numbers relative to the piece. One writer
+//! thread puts the results back in input order, adding the line numbers of
+//! the pieces before each one, so the output is byte-identical to one
+//! thread. At most two batches or pieces per thread are in flight, and
+//! their buffers are recycled, so memory stays flat.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
