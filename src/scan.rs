@@ -17,7 +17,7 @@
 //! a candidate never holds more than [`Limits::max_bytes`] source bytes, so
 //! memory is bounded whatever the input.
 //!
-//! The [`Engine`] here works on a window of the input and says how much of
+//! The engine here (`Engine`) works on a window of the input and says how much of
 //! it must be kept when more input may follow; [`crate::stream`] builds the
 //! reader and push front ends on it, and [`Scanner::extract`] runs it over a
 //! slice.

@@ -1,7 +1,7 @@
 //! Streams: an iterator over any [`std::io::Read`] and a push scanner for
 //! callers who own the I/O loop.
 //!
-//! Both drive the same [`Engine`] over a roll buffer: bytes are scanned as
+//! Both drive the same scanning engine over a roll buffer: bytes are scanned as
 //! they arrive, and only the tail that an open candidate still needs (at
 //! most [`Limits::max_bytes`](crate::Limits::max_bytes)) is kept when the
 //! buffer is refilled. Results do not depend on how the input is chunked.
