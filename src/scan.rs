@@ -39,6 +39,10 @@ mod class {
     pub const BLANK: u8 = 2;
     /// Bytes that end a run of candidate text: blanks, LF, `<`, `>`.
     pub const STOP: u8 = 4;
+    /// Candidate text: every byte that is not [`STOP`] (rule 3).
+    pub const TEXT: u8 = 8;
+    /// SP and HT: the spacing around reply-quote marks (rule 4).
+    pub const HSPACE: u8 = 16;
 
     const fn build() -> [u8; 256] {
         let mut t = [0u8; 256];
@@ -53,6 +57,12 @@ mod class {
             }
             if c == b'\n' || c == b'<' || c == b'>' {
                 t[b] |= STOP;
+            }
+            if t[b] & STOP == 0 {
+                t[b] |= TEXT;
+            }
+            if c == b' ' || c == b'\t' {
+                t[b] |= HSPACE;
             }
             b += 1;
         }
@@ -839,56 +849,62 @@ impl Engine {
         self.hyphens.clear();
         self.lines = 0;
         self.quoted = false;
-        // Every loop stops at the bound, so what is decided does not depend
-        // on how much input lies beyond it (chunking invariance).
-        let stop = n.min(max_end);
-        let too_long = Follow::Abandoned(Unclosed::TooLong, max_end);
+        match self.follow_text(buf, base, q, wrapped, prefix, max_end, eof) {
+            Ok(end) | Err(end) => end,
+        }
+    }
+
+    /// Rules 2 to 5 from `q`, the first byte of the candidate's text:
+    /// collects it until the closing `>` or whatever abandons it. Every loop
+    /// stops at the bound (see [`skip`]), so what is decided does not depend
+    /// on how much input lies beyond it.
+    #[allow(clippy::too_many_arguments)]
+    fn follow_text(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        mut q: usize,
+        wrapped: bool,
+        prefix: QuotePrefix,
+        max_end: usize,
+        eof: bool,
+    ) -> Result<Follow, Follow> {
+        let n = buf.len();
+        let skip = |q, class| skip(buf, q, class, max_end, eof);
         loop {
             // A run of candidate text (rule 3: no whitespace, no '<' '>').
             let start = q;
-            while q < stop && !class::is(buf[q], class::STOP) {
-                q += 1;
-            }
-            if q > start {
-                self.joined.extend_from_slice(&buf[start..q]);
+            let end = skip(q, class::TEXT);
+            let q_end = match end {
+                Ok(e) => e,
+                Err(_) => n.min(max_end),
+            };
+            if q_end > start {
+                self.joined.extend_from_slice(&buf[start..q_end]);
                 self.pieces.push(Span {
                     start: base + start as u64,
-                    end: base + q as u64,
+                    end: base + q_end as u64,
                 });
             }
-            if q == max_end {
-                return too_long;
-            }
-            if q == n {
-                return self.at_end(eof, q);
-            }
+            q = end?;
             match buf[q] {
-                b'>' => return Follow::Closed(q + 1),
-                b'<' => return Follow::Abandoned(Unclosed::LessThan, q),
+                b'>' => return Ok(Follow::Closed(q + 1)),
+                b'<' => return Ok(Follow::Abandoned(Unclosed::LessThan, q)),
                 _ => {}
             }
             // Whitespace: blanks, then maybe a line feed.
-            let mut r = q;
-            while r < stop && class::is(buf[r], class::BLANK) {
-                r += 1;
-            }
-            if r == max_end {
-                return too_long;
-            }
-            if r == n {
-                return self.at_end(eof, r);
-            }
+            let r = skip(q, class::BLANK)?;
             if buf[r] != b'\n' {
                 // Blanks inside one line: ignored only in the wrapped form.
                 if !wrapped {
-                    return Follow::Abandoned(Unclosed::Blank, r);
+                    return Ok(Follow::Abandoned(Unclosed::Blank, r));
                 }
                 q = r;
                 continue;
             }
             self.lines += 1;
             if self.lines > self.cfg.limits.max_lines {
-                return Follow::Abandoned(Unclosed::TooManyLines, r);
+                return Ok(Follow::Abandoned(Unclosed::TooManyLines, r));
             }
             // Rule 5: a break right after '-' leaves the hyphen open.
             if self.joined.last() == Some(&b'-') {
@@ -898,19 +914,7 @@ impl Engine {
             // Rule 4: drop up to the opening line's depth of quote marks.
             let mut stripped = 0;
             while stripped < prefix.depth {
-                let mut h = q;
-                while h < stop && (buf[h] == b' ' || buf[h] == b'\t') {
-                    h += 1;
-                }
-                if h == max_end {
-                    return too_long;
-                }
-                if h == n {
-                    if !eof {
-                        return Follow::NeedMore;
-                    }
-                    break;
-                }
+                let h = skip(q, class::HSPACE)?;
                 if !prefix.is_mark(buf[h]) {
                     break;
                 }
@@ -918,27 +922,35 @@ impl Engine {
                 stripped += 1;
             }
             self.quoted |= stripped > 0;
-            while q < stop && class::is(buf[q], class::BLANK) {
-                q += 1;
-            }
-            if q == max_end {
-                return too_long;
-            }
-            if q == n {
-                return self.at_end(eof, q);
-            }
+            q = skip(q, class::BLANK)?;
             if buf[q] == b'\n' {
-                return Follow::Abandoned(Unclosed::BlankLine, q);
+                return Ok(Follow::Abandoned(Unclosed::BlankLine, q));
             }
         }
     }
+}
 
-    fn at_end(&self, eof: bool, q: usize) -> Follow {
-        if eof {
+/// Skips the bytes of `class` from `q` in a candidate that may not reach
+/// `max_end`. It stops at the bound whatever lies beyond, so a decision
+/// never depends on how much of the input the window holds: `Err` when the
+/// bound comes first (`TooLong`) or the window's end (`NeedMore`, or
+/// `EndOfInput` when nothing follows).
+#[inline(always)]
+fn skip(buf: &[u8], mut q: usize, class: u8, max_end: usize, eof: bool) -> Result<usize, Follow> {
+    let stop = buf.len().min(max_end);
+    while q < stop && class::is(buf[q], class) {
+        q += 1;
+    }
+    if q == max_end {
+        Err(Follow::Abandoned(Unclosed::TooLong, max_end))
+    } else if q == buf.len() {
+        Err(if eof {
             Follow::Abandoned(Unclosed::EndOfInput, q)
         } else {
             Follow::NeedMore
-        }
+        })
+    } else {
+        Ok(q)
     }
 }
 
