@@ -1,9 +1,12 @@
-//! Real text: RFC 1738's Appendix and References (every `<URL:...>` of the
-//! References) and short excerpts, written after the files of the shared
-//! real corpus, that reproduce what real mail and documents do (quoted
-//! re-wrapped replies, hyphen breaks, Outlook mailto links, quoted-printable
-//! soft breaks, indented references). Expectations checked with ref-extract
-//! (`tests/data/xcheck.py`).
+//! Real-text situations: a references section written after RFC 1738's
+//! Appendix and References (the same URLs, wrapped and broken at the same
+//! places: the Gopher+ one after `gopher_protocol`), and short excerpts,
+//! written after the files of the shared real corpus, that reproduce what
+//! real mail and documents do (quoted re-wrapped replies, hyphen breaks,
+//! Outlook mailto links, quoted-printable soft breaks, indented
+//! references). No corpus text is copied; the real files themselves are
+//! checked by `benches/real-corpus.sh` in CI. Expectations checked with
+//! ref-extract (`tests/data/xcheck.py`).
 
 mod common;
 
@@ -23,7 +26,7 @@ fn rfc1738_references() {
     let c = common::find_case(&cases, "rfc1738.txt:rfc1738-appendix-and-references");
     let found = Scanner::new().extract(&c.input);
     let urls: Vec<String> = found.iter().map(|m| m.as_str().into_owned()).collect();
-    // The Appendix's three examples, then the 17 references.
+    // The three examples, then the 17 references.
     assert_eq!(urls.len(), 20);
     assert!(found.iter().all(|m| m.form() == Form::Wrapped));
     assert!(urls.contains(
