@@ -489,6 +489,36 @@ fn threads_identical_on_large_mbox() {
 }
 
 #[test]
+fn threads_identical_on_lines_longer_than_a_piece() {
+    // Issue 6: megabytes without a newline. A 3 MiB quoted line holds URLs
+    // (one broken onto the next line, whose quote prefix must go) and an
+    // ISO-2022-JP run with a '<' inside: -j2 cuts pieces inside the line and
+    // must print exactly what -j1 prints, columns included.
+    let d = tmp();
+    let mut text = b"> ".to_vec();
+    let mut n = 0;
+    while text.len() < 3 << 20 {
+        text.extend_from_slice(format!("w{n} <http://h{n}.example/p> ").as_bytes());
+        if n % 977 == 0 {
+            text.extend_from_slice(b"\x1b$B<http://no.example/>\x1b(B ");
+        }
+        n += 1;
+    }
+    text.extend_from_slice(b"<URL:http://end.example/a\n> b/>\n");
+    write(d.path(), "long.txt", &text);
+    let r1 = run(d.path(), &["-j1", "-n", "--column", "long.txt"]);
+    let r2 = run(d.path(), &["-j2", "-n", "--column", "long.txt"]);
+    assert_eq!(r1.code, 0, "{}", r1.stderr);
+    assert!(r1.stdout == r2.stdout);
+    let out = r1.out();
+    assert_eq!(out.lines().count(), n + 1);
+    // The column of the last "<": 32 bytes from the end, 1-based.
+    assert!(out.ends_with(&format!("1:{}:http://end.example/ab/\n", text.len() - 31)));
+    let s2 = run_stdin(d.path(), &["-j2", "-n", "--column", "-"], &text);
+    assert!(s2.stdout == r1.stdout);
+}
+
+#[test]
 fn stats_on_stderr() {
     let d = tmp();
     write(d.path(), "a.txt", TEXT);
