@@ -6,16 +6,10 @@
 # release binary if it is missing. URLSIFT=path overrides the binary, SIZE
 # and SEED the corpus (defaults 32M, 1).
 set -euo pipefail
-root="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
-shared="$root/../shared"
-bin="${URLSIFT:-$root/target/release/urlsift}"
 size="${SIZE:-32M}"
 seed="${SEED:-1}"
+source "$(dirname "$0")/common.sh"
 [ -d "$shared/bench" ] || { echo "corpus-score: $shared/bench not found" >&2; exit 2; }
-if [ -z "${URLSIFT:-}" ] && [ ! -x "$bin" ]; then
-    cargo build --release --manifest-path "$root/Cargo.toml"
-fi
-bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

@@ -3,15 +3,9 @@
 # exactly what ref-extract reports on the same files (LENIENT and STRICT);
 # prints a diff otherwise. URLSIFT=path overrides the binary.
 set -euo pipefail
-root="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
-shared="$root/../shared"
-bin="${URLSIFT:-$root/target/release/urlsift}"
+source "$(dirname "$0")/common.sh"
 real="$shared/corpus/real"
 [ -d "$real" ] || { echo "real-corpus: $real not found" >&2; exit 2; }
-if [ -z "${URLSIFT:-}" ] && [ ! -x "$bin" ]; then
-    cargo build --release --manifest-path "$root/Cargo.toml"
-fi
-bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

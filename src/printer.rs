@@ -201,6 +201,16 @@ impl Printer {
             })
     }
 
+    /// What stands before a plain record: the prefix, then with
+    /// `--message-id` the message's id (or `-`) and a TAB.
+    fn lead(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool, msgid: Option<&str>) {
+        self.prefix(recs, name, m, line);
+        if self.message_id {
+            escape_bytes(&mut recs.body, msgid.unwrap_or("-").as_bytes());
+            recs.body.push(b'\t');
+        }
+    }
+
     fn prefix(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
         let out = &mut recs.body;
         if name.show {
@@ -250,12 +260,8 @@ impl Printer {
             match self.mode {
                 Mode::Count | Mode::FilesWithMatches => {}
                 Mode::Plain => {
-                    self.prefix(recs, name, m, false);
+                    self.lead(recs, name, m, false, msgid);
                     let out = &mut recs.body;
-                    if self.message_id {
-                        escape_bytes(out, msgid.unwrap_or("-").as_bytes());
-                        out.push(b'\t');
-                    }
                     out.extend_from_slice(reading);
                     out.push(b'\n');
                 }
@@ -340,12 +346,8 @@ impl Printer {
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
             Mode::Plain => {
-                self.prefix(recs, name, m, true);
+                self.lead(recs, name, m, true, msgid);
                 let out = &mut recs.body;
-                if self.message_id {
-                    escape_bytes(out, msgid.unwrap_or("-").as_bytes());
-                    out.push(b'\t');
-                }
                 escape_bytes(out, m.as_bytes());
                 out.push(b'\t');
                 out.extend_from_slice(reason.as_bytes());
@@ -396,12 +398,6 @@ impl Printer {
     /// Whether records carry keys for `--unique`.
     pub fn unique(&self) -> bool {
         self.unique
-    }
-
-    /// Whether the output shows line numbers (so pieces of a split input
-    /// need to know the line they start on).
-    pub fn needs_lines(&self) -> bool {
-        self.line_number || self.invalid || self.mode == Mode::Json
     }
 }
 

@@ -815,8 +815,11 @@ impl Engine {
             false
         };
         self.wrapped = wrapped;
-        if wrapped {
+        // How far the text is already known to be candidate text (the
+        // scheme name just checked), so the first run need not read it again.
+        let known = if wrapped {
             q += 4;
+            q
         } else {
             let mut k = q;
             while k < n && class::is(buf[k], class::SCHEME) {
@@ -835,7 +838,8 @@ impl Engine {
             if k == q || buf[k] != b':' {
                 return Follow::NotCandidate;
             }
-        }
+            k
+        };
         // Rule 4 needs the opening line's quote prefix; rule 8 whether the
         // '<' stands in a two-byte run (then it is no '<' at all).
         self.count_lines(buf, base, base + p as u64);
@@ -849,13 +853,14 @@ impl Engine {
         self.hyphens.clear();
         self.lines = 0;
         self.quoted = false;
-        match self.follow_text(buf, base, q, wrapped, prefix, max_end, eof) {
+        match self.follow_text(buf, base, q, known, wrapped, prefix, max_end, eof) {
             Ok(end) | Err(end) => end,
         }
     }
 
-    /// Rules 2 to 5 from `q`, the first byte of the candidate's text:
-    /// collects it until the closing `>` or whatever abandons it. Every loop
+    /// Rules 2 to 5 from `q`, the first byte of the candidate's text (known
+    /// to be text up to `known`): collects it until the closing `>` or
+    /// whatever abandons it. Every loop
     /// stops at the bound (see [`skip`]), so what is decided does not depend
     /// on how much input lies beyond it.
     #[allow(clippy::too_many_arguments)]
@@ -864,6 +869,7 @@ impl Engine {
         buf: &[u8],
         base: u64,
         mut q: usize,
+        mut known: usize,
         wrapped: bool,
         prefix: QuotePrefix,
         max_end: usize,
@@ -874,7 +880,8 @@ impl Engine {
         loop {
             // A run of candidate text (rule 3: no whitespace, no '<' '>').
             let start = q;
-            let end = skip(q, class::TEXT);
+            let end = skip(known.max(q), class::TEXT);
+            known = 0;
             let q_end = match end {
                 Ok(e) => e,
                 Err(_) => n.min(max_end),
