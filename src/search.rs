@@ -10,13 +10,17 @@
 //!
 //! One thread: one sequential pass per input, output written piece by
 //! piece. Several threads: the scheduling thread is one of the rayon pool's
-//! own. Small files go to the pool in batches; a large file (or stdin, or a
-//! large `.gz`) is read by the scheduler and its pieces are scanned on the
-//! pool, each formatted with line numbers relative to the piece. One writer
-//! thread puts the results back in input order, adding the line numbers of
-//! the pieces before each one, so the output is byte-identical to one
-//! thread. At most two batches or pieces per thread are in flight, and
-//! their buffers are recycled, so memory stays flat.
+//! own, and hands out units of work in input order: batches of small
+//! files; the ranges of a large plain file, which the pool's threads read
+//! (positional reads) and search at once, each range starting at a line
+//! start both neighbours find alone (see [`boundary`]); the pieces of a
+//! stream (stdin, `.gz`, or any large file when Message-IDs are wanted),
+//! which the scheduler reads in order. Units run first in, first out;
+//! whoever finishes the next unit in order writes it and the finished ones
+//! after it, adding the line numbers of the units before (a unit numbers
+//! its lines from its own start), so the output is byte-identical to one
+//! thread. A bounded number of units is in flight and piece buffers are
+//! recycled, so memory stays flat.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
@@ -24,7 +28,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use flate2::read::MultiGzDecoder;
@@ -78,6 +82,8 @@ pub struct PieceReader<R> {
     err: Option<io::Error>,
     spare: Vec<Vec<u8>>,
     context: PieceContext,
+    /// With [`PieceReader::range`]: where the range ends.
+    stop: Option<u64>,
 }
 
 /// Where to end a piece of `data` (at least `look` bytes must follow).
@@ -110,7 +116,18 @@ impl<R: Read> PieceReader<R> {
             err: None,
             spare: POOL.with(|p| p.borrow_mut().pop()).into_iter().collect(),
             context: PieceContext::default(),
+            stop: None,
         }
+    }
+
+    /// Reads only the range `[start, stop)` of an input, which the reader
+    /// delivers from `start` on: the last piece ends at `stop`, with its
+    /// lookahead read past it. Both ends must be line starts (or the ends of
+    /// the input).
+    pub fn range(mut self, start: u64, stop: u64) -> PieceReader<R> {
+        self.offset = start;
+        self.stop = Some(stop.max(start));
+        self
     }
 
     /// Gives a piece's buffer back for reuse.
@@ -132,6 +149,11 @@ impl<R: Read> PieceReader<R> {
             return None;
         }
         let mut want = self.target + self.look;
+        // The rest of a range and its lookahead, when that is less.
+        let rest = self.stop.map(|stop| (stop - self.offset) as usize);
+        if let Some(rest) = rest {
+            want = want.min(rest + self.look);
+        }
         let mut data = self
             .spare
             .pop()
@@ -153,6 +175,10 @@ impl<R: Read> PieceReader<R> {
                         self.eof = true;
                     }
                 }
+            }
+            if let Some(rest) = rest.filter(|&rest| rest <= len) {
+                self.done = true;
+                break rest;
             }
             if self.eof {
                 break len;
@@ -177,7 +203,7 @@ impl<R: Read> PieceReader<R> {
             }
         };
         let at_end = self.eof;
-        self.done = at_end;
+        self.done |= at_end;
         let context = self.context;
         self.context = if limit > 0 && data[limit - 1] != b'\n' {
             let mut next = context;
@@ -289,6 +315,8 @@ struct Sink<'a> {
     seen: HashSet<String>,
     found: bool,
     errors: bool,
+    /// The last input whose error was reported.
+    failed: Option<usize>,
     cur_input: usize,
     cur_count: u64,
     cur_lines: u64,
@@ -355,11 +383,15 @@ impl Sink<'_> {
                     self.out.write_all(&self.buf)?;
                 }
             }
-            if let Some(e) = c.error {
+        }
+        if let Some(e) = c.error {
+            // One message per input, though several ranges may fail.
+            if self.failed != Some(c.input) {
+                self.failed = Some(c.input);
                 self.out.flush()?;
                 eprintln!("{e}");
-                self.errors = true;
             }
+            self.errors = true;
         }
         Ok(())
     }
@@ -384,10 +416,20 @@ fn search_stream<R: Read>(
     r: R,
     ctx: Ctx<'_>,
     name: &InputName,
-    emit: &mut dyn FnMut(Recs, u64) -> io::Result<()>,
+    emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
     let look = ctx.scanner.get_limits().max_bytes;
-    let mut pr = PieceReader::new(r, PIECE, look);
+    search_pieces(PieceReader::new(r, PIECE, look), ctx, name, emit)
+}
+
+/// Searches the pieces of `pr` in order. Line numbers count from the first
+/// piece; offsets are the reader's (absolute for a range).
+fn search_pieces<R: Read>(
+    mut pr: PieceReader<R>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+    emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
+) -> Result<(), Fail> {
     let mut tracker = ctx.msgs.then(MessageTracker::new);
     let mut lines = 0u64;
     while let Some(p) = pr.next_piece() {
@@ -406,13 +448,96 @@ fn search_stream<R: Read>(
                     ctx.printer.push_match(&mut recs, name, &m, id);
                 });
         lines += lf;
-        emit(recs, p.limit as u64).map_err(Fail::Write)?;
+        emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.data);
     }
     match pr.take_error() {
         Some(e) => Err(Fail::Read(e)),
         None => Ok(()),
     }
+}
+
+/// Reads a file from a position on with positional reads: no shared file
+/// position, so several threads read one file at once.
+struct ReadAt<'f> {
+    file: &'f File,
+    pos: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let n = self.file.read_at(buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// How far before a nominal range boundary a line start is looked for.
+const BOUNDARY_WINDOW: u64 = 4096;
+
+/// Where range `r` of a file of `size` bytes split every `piece` bytes
+/// starts: just after the last line feed in the window before `r * piece`,
+/// so the ranges on both sides agree without talking to each other. `None`
+/// when the window holds no line feed: the range before runs on (a very
+/// long line is not cut between threads, as its column and quoting depend
+/// on its start).
+fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<u64>> {
+    let at = r * piece;
+    if r == 0 || at >= size {
+        return Ok(Some(at.min(size)));
+    }
+    let from = at - BOUNDARY_WINDOW.min(piece / 2);
+    let mut win = [0u8; BOUNDARY_WINDOW as usize];
+    let win = &mut win[..(at - from) as usize];
+    let mut n = 0;
+    let mut rd = ReadAt { file, pos: from };
+    while n < win.len() {
+        match rd.read(&mut win[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(memchr::memrchr(b'\n', &win[..n]).map(|k| from + k as u64 + 1))
+}
+
+/// The bytes `[start, end)` that range `r` of a split file covers (see
+/// [`boundary`]), or `None` when another range covers its part.
+fn range_bounds(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<(u64, u64)>> {
+    let Some(start) = boundary(file, r, size, piece)? else {
+        return Ok(None);
+    };
+    for k in r + 1..size.div_ceil(piece) {
+        if let Some(end) = boundary(file, k, size, piece)? {
+            return Ok(Some((start, end)));
+        }
+    }
+    Ok(Some((start, size)))
+}
+
+/// Searches range `r` of a large file split every [`PIECE`] bytes: line
+/// numbers are relative to the range start.
+fn search_range(
+    file: &File,
+    r: u64,
+    size: u64,
+    ctx: Ctx<'_>,
+    name: &InputName,
+    emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
+) -> Result<(), Fail> {
+    let Some((start, end)) = range_bounds(file, r, size, PIECE as u64).map_err(Fail::Read)? else {
+        return Ok(());
+    };
+    let look = ctx.scanner.get_limits().max_bytes;
+    let rd = ReadAt { file, pos: start };
+    search_pieces(
+        PieceReader::new(rd, PIECE, look).range(start, end),
+        ctx,
+        name,
+        emit,
+    )
 }
 
 /// An opened input: the reader, whether it is gzip, its size if a file.
@@ -489,6 +614,7 @@ pub fn run(cfg: Config) -> i32 {
         seen: HashSet::new(),
         found: false,
         errors: false,
+        failed: None,
         cur_input: usize::MAX,
         cur_count: 0,
         cur_lines: 0,
@@ -560,7 +686,7 @@ fn run_sequential(
             let name = names[i].as_ref().expect("a name for each input");
             let res = match input_reader(e) {
                 Err(err) => Err(Fail::Read(err)),
-                Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, bytes| {
+                Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, bytes, _| {
                     sink.chunk(Chunk {
                         input: i,
                         last: false,
@@ -589,7 +715,7 @@ fn search_input(i: usize, e: &Entry, names: &[Option<InputName>], ctx: Ctx<'_>) 
     let mut bytes = 0;
     let res = match input_reader(e) {
         Err(err) => Err(Fail::Read(err)),
-        Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, b| {
+        Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, b, _| {
             all.append(recs);
             bytes += b;
             Ok(())
@@ -638,9 +764,83 @@ impl Tokens {
         }
     }
 
-    fn release(&self) {
-        *self.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.cv.notify_one();
+    fn release(&self, n: usize) {
+        *lock(&self.free) += n;
+        self.cv.notify_all();
+    }
+}
+
+/// The output of the parallel search, put back in input order. Each unit
+/// of work (a batch of small files, a range of a large file, a piece of a
+/// stream) has a sequence number; whoever finishes the next unit writes
+/// it, and the finished units after it. No writer thread, no hand-over:
+/// on two cores a third thread costs more than the writing.
+struct Order<'s, 'a> {
+    state: Mutex<OrderState<'s, 'a>>,
+    tokens: Tokens,
+    stop: &'s AtomicBool,
+}
+
+struct OrderState<'s, 'a> {
+    sink: &'s mut Sink<'a>,
+    /// The unit to write next.
+    next: usize,
+    /// Finished units waiting for the ones before them.
+    pending: BTreeMap<usize, (Vec<Chunk>, bool)>,
+    result: io::Result<()>,
+}
+
+impl OrderState<'_, '_> {
+    fn write(&mut self, chunks: Vec<Chunk>, stop: &AtomicBool) {
+        for c in chunks {
+            if self.result.is_ok() {
+                if let Err(e) = self.sink.chunk(c) {
+                    stop.store(true, Ordering::Relaxed);
+                    self.result = Err(e);
+                }
+            }
+        }
+    }
+}
+
+impl Order<'_, '_> {
+    /// Hands over unit `seq`'s chunks; `done` when the unit has no more.
+    /// Frees one token for each unit written.
+    fn commit(&self, seq: usize, chunks: Vec<Chunk>, done: bool) {
+        let mut st = lock(&self.state);
+        if st.next != seq {
+            let unit = st.pending.entry(seq).or_default();
+            unit.0.extend(chunks);
+            unit.1 = done;
+            return;
+        }
+        st.write(chunks, self.stop);
+        if !done {
+            return;
+        }
+        let mut written = 1;
+        st.next += 1;
+        loop {
+            let next = st.next;
+            let Some((chunks, done)) = st.pending.remove(&next) else {
+                break;
+            };
+            st.write(chunks, self.stop);
+            if !done {
+                // The unit's job is still running and writes the rest.
+                break;
+            }
+            st.next += 1;
+            written += 1;
+        }
+        drop(st);
+        self.tokens.release(written);
+    }
+
+    /// Whether unit `seq` is the one to write now: a job with much output
+    /// then hands it over as it goes instead of holding it all.
+    fn is_next(&self, seq: usize) -> bool {
+        lock(&self.state).next == seq
     }
 }
 
@@ -655,172 +855,240 @@ fn run_parallel(
         .num_threads(threads)
         .build()
         .map_err(io::Error::other)?;
-    let tokens = Tokens {
-        free: Mutex::new(2 * threads),
-        cv: Condvar::new(),
-    };
-    let (tx, rx) = mpsc::channel::<(usize, Vec<Chunk>)>();
     let stop = ctx.stop;
-    std::thread::scope(|s| {
-        let tokens = &tokens;
-        let writer = s.spawn(move || -> io::Result<()> {
-            let mut pending = BTreeMap::new();
-            let mut next = 0usize;
-            let mut result = Ok(());
-            for (seq, c) in rx {
-                pending.insert(seq, c);
-                while let Some(chunks) = pending.remove(&next) {
-                    next += 1;
-                    for c in chunks {
-                        if result.is_ok() {
-                            if let Err(e) = sink.chunk(c) {
-                                stop.store(true, Ordering::Relaxed);
-                                result = Err(e);
-                            }
-                        }
+    let order = Order {
+        state: Mutex::new(OrderState {
+            sink,
+            next: 0,
+            pending: BTreeMap::new(),
+            result: Ok(()),
+        }),
+        tokens: Tokens {
+            free: Mutex::new(4 * threads),
+            cv: Condvar::new(),
+        },
+        stop,
+    };
+    let order = &order;
+    let tokens = &order.tokens;
+    pool.install(|| {
+        rayon::scope_fifo(|scope| {
+            let mut seq = 0usize;
+            // Small files go in batches of about a piece: one job and one
+            // hand-over per batch, not per news article.
+            let mut batch: Vec<(usize, &Entry)> = Vec::new();
+            let mut batch_bytes = 0u64;
+            // (A macro, not a closure: the batch borrows from `entries`, and
+            // the job it spawns must outlive the call.)
+            macro_rules! flush {
+                () => {
+                    if !batch.is_empty() {
+                        tokens.acquire();
+                        let my = seq;
+                        seq += 1;
+                        let jobs = std::mem::take(&mut batch);
+                        batch_bytes = 0;
+                        scope.spawn_fifo(move |_| {
+                            let chunks = jobs
+                                .into_iter()
+                                .filter(|_| !stop.load(Ordering::Relaxed))
+                                .map(|(i, e)| search_input(i, e, names, ctx))
+                                .collect();
+                            order.commit(my, chunks, true);
+                        });
                     }
-                    tokens.release();
-                }
-            }
-            result
-        });
-        pool.install(|| {
-            rayon::scope(|scope| {
-                let mut seq = 0usize;
-                let submit = |seq: usize, chunk: Chunk| {
-                    let _ = tx.send((seq, vec![chunk]));
                 };
-                // Small files go in batches of about a piece: one job and one
-                // hand-over to the writer per batch, not per news article.
-                let mut batch: Vec<(usize, &Entry)> = Vec::new();
-                let mut batch_bytes = 0u64;
-                // (A macro, not a closure: the batch borrows from `entries`, and
-                // the job it spawns must outlive the call.)
-                macro_rules! flush {
-                    () => {
-                        if !batch.is_empty() {
+            }
+            for (i, e) in entries.iter().enumerate() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if let Entry::Error(msg) = e {
+                    flush!();
+                    tokens.acquire();
+                    order.commit(seq, vec![Chunk::failed(i, msg.clone())], true);
+                    seq += 1;
+                    continue;
+                }
+                let name = names[i].as_ref().expect("a name for each input");
+                let size = match e {
+                    Entry::File(p) => std::fs::metadata(p)
+                        .ok()
+                        .filter(|md| md.is_file())
+                        .map(|md| md.len()),
+                    _ => None,
+                };
+                if size.is_some_and(|n| n <= SPLIT_MIN) {
+                    batch.push((i, e));
+                    batch_bytes += size.unwrap_or(0);
+                    if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
+                        flush!();
+                    }
+                    continue;
+                }
+                flush!();
+                let opened = input_reader(e);
+                match opened {
+                    // A large plain file: its ranges are read and searched
+                    // by the pool's threads at once (Message-IDs need the
+                    // messages in order, so not then).
+                    Ok((r, false)) if size.is_some() && !ctx.msgs => {
+                        drop(r);
+                        let Entry::File(path) = e else {
+                            unreachable!("a file has a size")
+                        };
+                        let file = match File::open(path) {
+                            Ok(f) => std::sync::Arc::new(f),
+                            Err(err) => {
+                                tokens.acquire();
+                                order.commit(
+                                    seq,
+                                    vec![Chunk::failed(i, read_message(e, &err))],
+                                    true,
+                                );
+                                seq += 1;
+                                continue;
+                            }
+                        };
+                        let size = size.unwrap_or(0);
+                        let ranges = size.div_ceil(PIECE as u64);
+                        for r in 0..ranges {
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
                             tokens.acquire();
-                            let tx = tx.clone();
                             let my = seq;
                             seq += 1;
-                            let jobs = std::mem::take(&mut batch);
-                            batch_bytes = 0;
-                            scope.spawn(move |_| {
-                                let chunks = jobs
-                                    .into_iter()
-                                    .filter(|_| !stop.load(Ordering::Relaxed))
-                                    .map(|(i, e)| search_input(i, e, names, ctx))
-                                    .collect();
-                                let _ = tx.send((my, chunks));
+                            let file = file.clone();
+                            scope.spawn_fifo(move |_| {
+                                search_range_unit(
+                                    &file, r, ranges, size, i, e, name, ctx, order, my,
+                                );
                             });
                         }
-                    };
-                }
-                for (i, e) in entries.iter().enumerate() {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
                     }
-                    if let Entry::Error(msg) = e {
-                        flush!();
-                        tokens.acquire();
-                        submit(seq, Chunk::failed(i, msg.clone()));
-                        seq += 1;
-                        continue;
-                    }
-                    let name = names[i].as_ref().expect("a name for each input");
-                    let opened = match e {
-                        Entry::File(p) => match std::fs::metadata(p) {
-                            Ok(md) if md.is_file() && md.len() <= SPLIT_MIN => {
-                                batch_bytes += md.len();
+                    // Stdin, gzip, or Message-IDs wanted: read here in
+                    // order, the pieces searched on the pool.
+                    Ok((r, _)) => {
+                        let look = ctx.scanner.get_limits().max_bytes;
+                        let mut pr = PieceReader::new(r, PIECE, look);
+                        let mut tracker = ctx.msgs.then(MessageTracker::new);
+                        while let Some(p) = pr.next_piece() {
+                            if stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let map = tracker
+                                .as_mut()
+                                .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+                            let error = if p.at_end {
+                                pr.take_error().map(|err| read_message(e, &err))
+                            } else {
                                 None
-                            }
-                            _ => Some(input_reader(e)),
-                        },
-                        _ => Some(input_reader(e)),
-                    };
-                    if opened.is_none() {
-                        batch.push((i, e));
-                        if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
-                            flush!();
-                        }
-                        continue;
-                    }
-                    flush!();
-                    match opened {
-                        // Large files, gzip or not, and stdin: split among threads.
-                        Some(Ok((r, _))) => {
-                            // Split: read here, scan pieces on the pool.
-                            let look = ctx.scanner.get_limits().max_bytes;
-                            let mut pr = PieceReader::new(r, PIECE, look);
-                            let mut tracker = ctx.msgs.then(MessageTracker::new);
-                            while let Some(p) = pr.next_piece() {
-                                if stop.load(Ordering::Relaxed) {
-                                    break;
-                                }
-                                let map = tracker
-                                    .as_mut()
-                                    .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-                                let error = if p.at_end {
-                                    pr.take_error().map(|err| read_message(e, &err))
-                                } else {
-                                    None
-                                };
-                                tokens.acquire();
-                                let tx = tx.clone();
-                                let my = seq;
-                                seq += 1;
-                                let scanner = ctx.scanner;
-                                let printer = ctx.printer;
-                                scope.spawn(move |_| {
-                                    // Formatted at once, lines relative to the piece:
-                                    // a piece in flight holds its output, not its
-                                    // matches (dense matches would cost far more
-                                    // memory than the text).
-                                    let mut recs = Recs::default();
-                                    let lines = scanner.scan_piece_each(
-                                        p.bytes(),
-                                        p.limit,
-                                        p.at_end,
-                                        &p.context,
-                                        &mut |mut m| {
-                                            m.rebase(p.offset, 0);
-                                            let id =
-                                                map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-                                            printer.push_match(&mut recs, name, &m, id);
-                                        },
-                                    );
-                                    let chunk = Chunk {
-                                        input: i,
-                                        last: p.at_end,
-                                        bytes: p.limit as u64,
-                                        body: Body::Recs(recs),
-                                        error,
-                                        piece_lines: Some(lines),
-                                    };
-                                    give_back(p.data);
-                                    let _ = tx.send((my, vec![chunk]));
-                                });
-                            }
-                        }
-                        Some(Err(err)) => {
+                            };
                             tokens.acquire();
-                            submit(seq, Chunk::failed(i, read_message(e, &err)));
+                            let my = seq;
                             seq += 1;
+                            let scanner = ctx.scanner;
+                            let printer = ctx.printer;
+                            scope.spawn_fifo(move |_| {
+                                // Formatted at once, lines relative to the piece:
+                                // a piece in flight holds its output, not its
+                                // matches (dense matches would cost far more
+                                // memory than the text).
+                                let mut recs = Recs::default();
+                                let lines = scanner.scan_piece_each(
+                                    p.bytes(),
+                                    p.limit,
+                                    p.at_end,
+                                    &p.context,
+                                    &mut |mut m| {
+                                        m.rebase(p.offset, 0);
+                                        let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+                                        printer.push_match(&mut recs, name, &m, id);
+                                    },
+                                );
+                                let chunk = Chunk {
+                                    input: i,
+                                    last: p.at_end,
+                                    bytes: p.limit as u64,
+                                    body: Body::Recs(recs),
+                                    error,
+                                    piece_lines: Some(lines),
+                                };
+                                give_back(p.data);
+                                order.commit(my, vec![chunk], true);
+                            });
                         }
-                        None => unreachable!("small files are batched above"),
+                    }
+                    Err(err) => {
+                        tokens.acquire();
+                        order.commit(seq, vec![Chunk::failed(i, read_message(e, &err))], true);
+                        seq += 1;
                     }
                 }
-                #[allow(unused_assignments)] // the counters are not read again
-                {
-                    flush!();
-                }
-            })
-        });
-        drop(tx);
-        writer
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("writer panicked")))
-    })
+            }
+            #[allow(unused_assignments)] // the counters are not read again
+            {
+                flush!();
+            }
+        })
+    });
+    let st = order.state.lock().unwrap_or_else(|e| e.into_inner());
+    match &st.result {
+        Ok(()) => Ok(()),
+        Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+    }
+}
+
+/// The job for range `r` of `ranges` of a large file (input `i`): writes
+/// its output as it goes when it is the next unit, else hands it over at
+/// the end.
+#[allow(clippy::too_many_arguments)]
+fn search_range_unit(
+    file: &File,
+    r: u64,
+    ranges: u64,
+    size: u64,
+    i: usize,
+    e: &Entry,
+    name: &InputName,
+    ctx: Ctx<'_>,
+    order: &Order<'_, '_>,
+    seq: usize,
+) {
+    let mut held = Recs::default();
+    let mut held_bytes = 0u64;
+    let mut lines = 0u64;
+    let res = search_range(file, r, size, ctx, name, &mut |recs, bytes, lf| {
+        held.append(recs);
+        held_bytes += bytes;
+        lines += lf;
+        if held.body.len() >= PIECE && order.is_next(seq) {
+            let part = Chunk {
+                input: i,
+                last: false,
+                bytes: std::mem::take(&mut held_bytes),
+                body: Body::Recs(std::mem::take(&mut held)),
+                error: None,
+                piece_lines: Some(0),
+            };
+            order.commit(seq, vec![part], false);
+        }
+        Ok(())
+    });
+    let error = match res {
+        Err(Fail::Read(err)) => Some(read_message(e, &err)),
+        _ => None,
+    };
+    let chunk = Chunk {
+        input: i,
+        last: r + 1 == ranges,
+        bytes: held_bytes,
+        body: Body::Recs(held),
+        error,
+        piece_lines: Some(lines),
+    };
+    order.commit(seq, vec![chunk], true);
 }
 
 /// `--parse`: one JSON object per URL; 0 when all are valid, 1 if not.
@@ -990,5 +1258,70 @@ mod tests {
         for target in [1000, 4096, 7777] {
             assert_eq!(piecewise(&text, target, s), whole, "pieces of {target}");
         }
+    }
+
+    #[test]
+    fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
+        // Lines of every length around the boundaries: short ones, ones
+        // longer than the window (the range before runs on), one longer
+        // than a piece, URLs broken across lines and quoted.
+        let mut text = Vec::new();
+        for i in 0..4000u32 {
+            match i % 97 {
+                0 => text.extend_from_slice(&vec![b'x'; 5000 + i as usize]),
+                1 => text.extend_from_slice(b"> <URL:http://broken.example/a-\n> b/c>"),
+                _ => text.extend_from_slice(format!("w{i} <http://h{i}.example/>").as_bytes()),
+            }
+            if i == 2000 {
+                for k in 0..3000 {
+                    text.extend_from_slice(format!(" <news:g{k}.x>").as_bytes());
+                }
+            }
+            text.push(b'\n');
+        }
+        let path = std::env::temp_dir().join(format!("urlsift-ranges-{}", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let file = File::open(&path).unwrap();
+        let size = text.len() as u64;
+        let s = Scanner::new();
+        let whole = s.extract(&text);
+        assert!(whole.len() > 6900);
+        assert!(whole
+            .iter()
+            .any(|m| m.as_str() == "http://broken.example/a-b/c"));
+        for piece in [8192u64, 12345, 65536] {
+            let mut skipped = 0;
+            let mut got = Vec::new();
+            let mut pos = 0;
+            let mut lines = 0;
+            for r in 0..size.div_ceil(piece) {
+                let Some((start, end)) = range_bounds(&file, r, size, piece).unwrap() else {
+                    skipped += 1;
+                    continue;
+                };
+                assert_eq!(start, pos, "ranges meet (piece {piece}, range {r})");
+                assert!(start == 0 || text[start as usize - 1] == b'\n');
+                pos = end;
+                let rd = ReadAt {
+                    file: &file,
+                    pos: start,
+                };
+                let mut pr = PieceReader::new(rd, 4096, s.get_limits().max_bytes).range(start, end);
+                let mut range_lines = 0;
+                while let Some(p) = pr.next_piece() {
+                    let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+                    for mut m in ms {
+                        m.rebase(p.offset, lines + range_lines);
+                        got.push(m);
+                    }
+                    range_lines += lf;
+                }
+                lines += range_lines;
+            }
+            assert_eq!(pos, size);
+            assert!(skipped > 0, "some boundary falls in a long line");
+            assert_eq!(got, whole, "piece {piece}");
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -519,6 +519,48 @@ fn threads_identical_on_lines_longer_than_a_piece() {
 }
 
 #[test]
+fn threads_identical_on_a_large_file_with_long_lines() {
+    // A plain file above the split size is searched in ranges by all the
+    // threads at once; a range boundary that falls in a line longer than
+    // the boundary window moves on to the next one, and lines of a few
+    // megabytes hold URLs (RFC 1738 Appendix: one broken across lines).
+    let d = tmp();
+    let mut text = Vec::new();
+    let mut n = 0;
+    while text.len() < 11 << 20 {
+        if n % 5000 == 17 {
+            // A long line: 5 KiB to 2 MiB.
+            let len = 5000 << (n % 10);
+            let mut k = 0;
+            while k < len {
+                let w = format!("<http://l{n}-{k}.example/> ");
+                k += w.len();
+                text.extend_from_slice(w.as_bytes());
+            }
+        } else if n % 101 == 0 {
+            text.extend_from_slice(b"> see <URL:ftp://f.example/a-\n>    b;type=d>");
+        } else {
+            text.extend_from_slice(format!("line {n} <news:g{n}.example>").as_bytes());
+        }
+        text.push(b'\n');
+        n += 1;
+    }
+    write(d.path(), "big.txt", &text);
+    for args in [&["-n", "--column"][..], &["-c"], &["-u", "-n"]] {
+        let mut outs = Vec::new();
+        for j in ["-j1", "-j2", "-j3"] {
+            let mut a = vec![j, "big.txt"];
+            a.extend_from_slice(args);
+            let r = run(d.path(), &a);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            outs.push(r.stdout);
+        }
+        assert!(outs[0].len() > 6, "{args:?}");
+        assert!(outs[0] == outs[1] && outs[0] == outs[2], "{args:?}");
+    }
+}
+
+#[test]
 fn stats_on_stderr() {
     let d = tmp();
     write(d.path(), "a.txt", TEXT);
