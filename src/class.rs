@@ -46,6 +46,8 @@ pub const RESERVED: u32 = A_SEMI | A_SLASH | A_QUESTION | A_COLON | A_AT | A_AMP
 pub const UNRESERVED: u32 = ALPHA | DIGIT | SAFE | EXTRA;
 /// `uchar = unreserved | escape` (the `escape` half is left to the scanner)
 pub const UCHAR: u32 = UNRESERVED;
+/// `"/"`, the separator of path segments.
+pub const SLASH: u32 = A_SLASH;
 /// `xchar = unreserved | reserved | escape`
 pub const XCHAR: u32 = UNRESERVED | RESERVED;
 /// `scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]` (any case, section 2.1)

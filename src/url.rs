@@ -53,22 +53,28 @@ pub enum Scheme {
 impl Scheme {
     /// The scheme for a name, matched without regard to case (2.1).
     pub fn from_name(name: &[u8]) -> Scheme {
-        const KNOWN: [(&[u8], Scheme); 10] = [
-            (b"http", Scheme::Http),
-            (b"ftp", Scheme::Ftp),
-            (b"gopher", Scheme::Gopher),
-            (b"mailto", Scheme::Mailto),
-            (b"news", Scheme::News),
-            (b"nntp", Scheme::Nntp),
-            (b"telnet", Scheme::Telnet),
-            (b"wais", Scheme::Wais),
-            (b"file", Scheme::File),
-            (b"prospero", Scheme::Prospero),
-        ];
-        KNOWN
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map_or(Scheme::Other, |&(_, s)| s)
+        // Lower-cased into a small buffer, then one match: this runs once
+        // per candidate in the scanner's hot path.
+        let mut low = [0u8; 8];
+        let Some(low) = low.get_mut(..name.len()) else {
+            return Scheme::Other;
+        };
+        for (l, b) in low.iter_mut().zip(name) {
+            *l = b.to_ascii_lowercase();
+        }
+        match &*low {
+            b"http" => Scheme::Http,
+            b"ftp" => Scheme::Ftp,
+            b"gopher" => Scheme::Gopher,
+            b"mailto" => Scheme::Mailto,
+            b"news" => Scheme::News,
+            b"nntp" => Scheme::Nntp,
+            b"telnet" => Scheme::Telnet,
+            b"wais" => Scheme::Wais,
+            b"file" => Scheme::File,
+            b"prospero" => Scheme::Prospero,
+            _ => Scheme::Other,
+        }
     }
 
     /// The lower-case name (`"other"` for [`Scheme::Other`]).

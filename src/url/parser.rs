@@ -94,18 +94,28 @@ impl<'a> Cursor<'a> {
     /// escapes, and under the lenient policy an unencoded `~` (warned).
     fn run(&mut self, mask: u32, rule: &'static str) -> R<()> {
         self.rule = rule;
-        while let Some(b) = self.peek() {
-            if is(b, mask) {
-                self.pos += 1;
-            } else if b == b'%' {
-                self.escape()?;
-            } else if b == b'~' && self.lenient {
-                self.w.add(WarningKind::Tilde, self.pos);
-                self.pos += 1;
-            } else {
-                break;
+        // The cursor is kept in a local: the loop is one load, one table
+        // test and one branch per byte.
+        let s = self.s;
+        let mut pos = self.pos;
+        loop {
+            while pos < s.len() && is(s[pos], mask) {
+                pos += 1;
+            }
+            match s.get(pos) {
+                Some(b'%') => {
+                    self.pos = pos;
+                    self.escape()?;
+                    pos = self.pos;
+                }
+                Some(b'~') if self.lenient => {
+                    self.w.add(WarningKind::Tilde, pos);
+                    pos += 1;
+                }
+                _ => break,
             }
         }
+        self.pos = pos;
         Ok(())
     }
 
@@ -150,37 +160,46 @@ impl<'a> Cursor<'a> {
     /// Returns whether it is a hostnumber.
     fn host(&mut self) -> R<bool> {
         self.rule = "host";
+        let s = self.s;
         let start = self.pos;
+        let mut pos = start;
         let mut label = start;
         let mut dots = 0u32;
         let mut all_digits = true; // every finished label is digits only
         let mut cur_digits = true;
         let mut last = 0u8;
-        while let Some(b) = self.peek() {
-            if is(b, class::ALPHADIGIT) {
-                cur_digits &= is(b, class::DIGIT);
+        // The cursor in a local, one table load per byte (see `run`).
+        while pos < s.len() {
+            let b = s[pos];
+            let c = class::TABLE[b as usize];
+            if c & class::ALPHADIGIT != 0 {
+                cur_digits &= c & class::DIGIT != 0;
             } else if b == b'-' {
-                if self.pos == label {
+                if pos == label {
+                    self.pos = pos;
                     return Err(self.err(ErrorKind::LabelStart, "hostname"));
                 }
                 cur_digits = false;
             } else if b == b'.' {
-                if self.pos == label {
+                if pos == label {
+                    self.pos = pos;
                     return Err(self.err(ErrorKind::LabelStart, "hostname"));
                 }
                 if last == b'-' {
+                    self.pos = pos;
                     return Err(self.err(ErrorKind::LabelEnd, "hostname"));
                 }
                 all_digits &= cur_digits;
                 cur_digits = true;
                 dots += 1;
-                label = self.pos + 1;
+                label = pos + 1;
             } else {
                 break;
             }
             last = b;
-            self.pos += 1;
+            pos += 1;
         }
+        self.pos = pos;
         if self.pos == start {
             return Err(self.err(ErrorKind::HostEmpty, "host"));
         }
@@ -314,12 +333,8 @@ impl<'a> Cursor<'a> {
 
     /// `fpath = fsegment *[ "/" fsegment ]` (also `ppath`, section 3.2.2).
     fn fpath(&mut self, rule: &'static str) -> R<()> {
-        loop {
-            self.run(class::FSEGMENT, rule)?;
-            if !self.eat(b'/') {
-                return Ok(());
-            }
-        }
+        // Segments may be empty: any run of fsegment bytes and "/".
+        self.run(class::FSEGMENT | class::SLASH, rule)
     }
 
     /// `httpurl = "http://" hostport [ "/" hpath [ "?" search ]]` (3.3).
@@ -344,12 +359,9 @@ impl<'a> Cursor<'a> {
         self.hostport(p)?;
         if self.peek() == Some(b'/') {
             self.mark_slash(p);
-            loop {
-                self.run(class::HSEGMENT, "hsegment")?;
-                if !self.eat(b'/') {
-                    break;
-                }
-            }
+            // hpath = hsegment *[ "/" hsegment ]: segments may be empty,
+            // so it is any run of hsegment bytes and "/".
+            self.run(class::HSEGMENT | class::SLASH, "hsegment")?;
             if self.eat(b'?') {
                 loop {
                     self.run(class::SEARCH, "search")?;
