@@ -75,7 +75,7 @@ impl Recs {
             }
             body.extend_from_slice(&self.body[from..pos]);
             let start = body.len();
-            let _ = write!(body, "{}", base + line);
+            put_u64(&mut body, base + line);
             grown = grown + (body.len() - start) - len;
             from = pos + len;
         }
@@ -88,10 +88,15 @@ impl Recs {
     }
 }
 
+/// Writes `v` in decimal (a number per match: no formatting machinery).
+fn put_u64(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+}
+
 /// Writes the match's line number into `recs`, noting where it stands.
 fn put_line(recs: &mut Recs, m: &Match) {
     let pos = recs.body.len();
-    let _ = write!(recs.body, "{}", m.line());
+    put_u64(&mut recs.body, m.line());
     recs.lines.push((pos, recs.body.len() - pos, m.line()));
 }
 
@@ -223,7 +228,8 @@ impl Printer {
         }
         let out = &mut recs.body;
         if self.column {
-            let _ = write!(out, "{}:", m.column());
+            put_u64(out, m.column());
+            out.push(b':');
         }
     }
 

@@ -419,7 +419,9 @@ impl Scanner {
     pub fn extract(&self, haystack: &[u8]) -> Vec<Match> {
         let mut out = Vec::new();
         let mut engine = Engine::new(*self);
-        engine.scan(haystack, 0, true, haystack.len(), &mut |m| out.push(m));
+        engine.scan(haystack, 0, true, haystack.len(), &mut |m| {
+            out.push(m.clone())
+        });
         out
     }
 
@@ -449,20 +451,24 @@ impl Scanner {
         context: &PieceContext,
     ) -> (Vec<Match>, u64) {
         let mut out = Vec::new();
-        let lines = self.scan_piece_each(piece, limit, at_end, context, &mut |m| out.push(m));
+        let lines =
+            self.scan_piece_each(piece, limit, at_end, context, &mut |m| out.push(m.clone()));
         (out, lines)
     }
 
     /// Like [`Scanner::scan_piece_in`], handing each match to `each` as it
     /// is found instead of collecting them (memory stays flat however
-    /// dense the matches). Returns the number of line feeds before `limit`.
+    /// dense the matches). The match lives in the scanner's own buffers
+    /// until the next one: look at it, [`Match::rebase`] it, or clone it;
+    /// nothing is allocated per match. Returns the number of line feeds
+    /// before `limit`.
     pub fn scan_piece_each(
         &self,
         piece: &[u8],
         limit: usize,
         at_end: bool,
         context: &PieceContext,
-        each: &mut dyn FnMut(Match),
+        each: &mut dyn FnMut(&mut Match),
     ) -> u64 {
         let mut engine = Engine::new(*self);
         // The engine counts from the start of the line the piece begins in,
@@ -476,7 +482,7 @@ impl Scanner {
         engine.prefix_valid = true;
         engine.prefix_fed = back;
         let limit = limit.min(piece.len());
-        engine.scan(piece, back, at_end, limit, &mut |mut m| {
+        engine.scan(piece, back, at_end, limit, &mut |m| {
             m.offset -= back;
             m.end -= back;
             for s in &mut m.spans {
@@ -658,6 +664,8 @@ pub(crate) struct Engine {
     pieces: Vec<Span>,
     hyphens: Vec<usize>,
     reading: Vec<u8>,
+    /// The match handed to the caller, its buffers reused (see `make`).
+    out: Match,
 }
 
 impl Engine {
@@ -681,6 +689,21 @@ impl Engine {
             pieces: Vec::new(),
             hyphens: Vec::new(),
             reading: Vec::new(),
+            out: Match {
+                bytes: Vec::new(),
+                alternative: None,
+                form: Form::Bracketed,
+                offset: 0,
+                end: 0,
+                line: 0,
+                column: 0,
+                spans: Vec::new(),
+                broken: false,
+                quoted: false,
+                hyphen: None,
+                policy: cfg.policy,
+                rejection: None,
+            },
         }
     }
 
@@ -695,7 +718,7 @@ impl Engine {
         base: u64,
         eof: bool,
         limit: usize,
-        emit: &mut dyn FnMut(Match),
+        emit: &mut dyn FnMut(&mut Match),
     ) -> u64 {
         debug_assert!(self.resume >= base);
         let n = buf.len();
@@ -717,8 +740,8 @@ impl Engine {
                 Follow::NeedMore => break p,
                 Follow::Abandoned(why, end) => {
                     if self.cfg.rejected {
-                        let m = self.make(base, p, end, Some(Rejection::Unclosed(why)));
-                        emit(m);
+                        self.make(base, p, end, Some(Rejection::Unclosed(why)));
+                        emit(&mut self.out);
                     }
                     i = p + 1;
                 }
@@ -971,19 +994,25 @@ impl Engine {
     /// Validates the closed candidate at `p..end` (rules 5 to 7) and emits
     /// it if it is a URL (or if rejected candidates are asked for).
     /// Returns whether it is a URL.
-    fn validate(&mut self, base: u64, p: usize, end: usize, emit: &mut dyn FnMut(Match)) -> bool {
+    fn validate(
+        &mut self,
+        base: u64,
+        p: usize,
+        end: usize,
+        emit: &mut dyn FnMut(&mut Match),
+    ) -> bool {
         let policy = self.cfg.policy;
         if self.hyphens.is_empty() {
             return match Url::parse_with(&self.joined, policy) {
                 Ok(_) => {
-                    let m = self.make(base, p, end, None);
-                    emit(m);
+                    self.make(base, p, end, None);
+                    emit(&mut self.out);
                     true
                 }
                 Err(e) => {
                     if self.cfg.rejected {
-                        let m = self.make(base, p, end, Some(Rejection::Invalid(e)));
-                        emit(m);
+                        self.make(base, p, end, Some(Rejection::Invalid(e)));
+                        emit(&mut self.out);
                     }
                     false
                 }
@@ -1009,9 +1038,10 @@ impl Engine {
                     None
                 };
                 self.build_reading(&drops);
-                let bytes = self.reading.clone();
-                let mut m = self.make(base, p, end, None);
-                m.bytes = bytes;
+                self.make(base, p, end, None);
+                let m = &mut self.out;
+                m.bytes.clear();
+                m.bytes.extend_from_slice(&self.reading);
                 m.hyphen = Some(decision);
                 m.alternative = alternative;
                 emit(m);
@@ -1019,9 +1049,9 @@ impl Engine {
             }
             Err(e) => {
                 if self.cfg.rejected {
-                    let mut m = self.make(base, p, end, Some(Rejection::Invalid(e)));
-                    m.hyphen = Some(Hyphen::Kept);
-                    emit(m);
+                    self.make(base, p, end, Some(Rejection::Invalid(e)));
+                    self.out.hyphen = Some(Hyphen::Kept);
+                    emit(&mut self.out);
                 }
                 false
             }
@@ -1099,27 +1129,31 @@ impl Engine {
     }
 
     /// Builds the match for the candidate at `p..end` from the scratch state.
-    fn make(&mut self, base: u64, p: usize, end: usize, rejection: Option<Rejection>) -> Match {
+    /// Fills the reusable [`Engine::out`] with the candidate at `p..end`:
+    /// its buffers are kept from match to match, so a caller that only
+    /// looks at each match (the command's printer) allocates nothing.
+    fn make(&mut self, base: u64, p: usize, end: usize, rejection: Option<Rejection>) {
         let offset = base + p as u64;
-        Match {
-            bytes: self.joined.clone(),
-            alternative: None,
-            form: if self.wrapped {
-                Form::Wrapped
-            } else {
-                Form::Bracketed
-            },
-            offset,
-            end: base + end as u64,
-            line: self.line,
-            column: offset - self.line_start + 1,
-            spans: self.pieces.clone(),
-            broken: self.lines > 0,
-            quoted: self.quoted,
-            hyphen: None,
-            policy: self.cfg.policy,
-            rejection,
-        }
+        let m = &mut self.out;
+        m.bytes.clear();
+        m.bytes.extend_from_slice(&self.joined);
+        m.alternative = None;
+        m.form = if self.wrapped {
+            Form::Wrapped
+        } else {
+            Form::Bracketed
+        };
+        m.offset = offset;
+        m.end = base + end as u64;
+        m.line = self.line;
+        m.column = offset - self.line_start + 1;
+        m.spans.clear();
+        m.spans.extend_from_slice(&self.pieces);
+        m.broken = self.lines > 0;
+        m.quoted = self.quoted;
+        m.hyphen = None;
+        m.policy = self.cfg.policy;
+        m.rejection = rejection;
     }
 }
 

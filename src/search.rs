@@ -440,13 +440,13 @@ fn search_pieces<R: Read>(
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
         let mut recs = Recs::default();
-        let lf =
-            ctx.scanner
-                .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |mut m| {
-                    m.rebase(p.offset, lines);
-                    let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-                    ctx.printer.push_match(&mut recs, name, &m, id);
-                });
+        let lf = ctx
+            .scanner
+            .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
+                m.rebase(p.offset, lines);
+                let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+                ctx.printer.push_match(&mut recs, name, m, id);
+            });
         lines += lf;
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.data);
@@ -1001,10 +1001,10 @@ fn run_parallel(
                                     p.limit,
                                     p.at_end,
                                     &p.context,
-                                    &mut |mut m| {
+                                    &mut |m| {
                                         m.rebase(p.offset, 0);
                                         let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-                                        printer.push_match(&mut recs, name, &m, id);
+                                        printer.push_match(&mut recs, name, m, id);
                                     },
                                 );
                                 let chunk = Chunk {

@@ -46,7 +46,9 @@ impl Roll {
         let n = self.len;
         let keep = self
             .engine
-            .scan(&self.buf[..n], self.base, eof, n, &mut |m| out.push_back(m));
+            .scan(&self.buf[..n], self.base, eof, n, &mut |m| {
+                out.push_back(m.clone())
+            });
         let drop = (keep - self.base) as usize;
         self.buf.copy_within(drop..n, 0);
         self.len = n - drop;
