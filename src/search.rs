@@ -540,28 +540,90 @@ fn search_range(
     )
 }
 
-/// An opened input: the reader, whether it is gzip, its size if a file.
-fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, bool)> {
-    use std::os::unix::fs::FileExt;
-    let f = File::open(path)?;
-    // A positional read peeks at the magic bytes without moving the file
-    // position (one system call per file, which counts over a news spool),
-    // and fails harmlessly on a pipe.
-    let mut magic = [0u8; 2];
-    let got = f.read_at(&mut magic, 0).unwrap_or(0);
-    let gz = (got == 2 && magic == [0x1f, 0x8b])
-        || path.extension().is_some_and(|e| e.as_bytes() == b"gz");
-    if gz {
-        Ok((Box::new(MultiGzDecoder::new(f)), true))
-    } else {
-        Ok((Box::new(f), false))
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// A file that decides on its first read whether it is gzip (by the magic
+/// bytes), so a news article costs no separate peek. For a file known to
+/// be regular a short read is its end (POSIX: short only at end of file,
+/// on a signal, or for pipes and devices), so the read that would return
+/// 0 is skipped too: two system calls less per small file.
+struct Sniffed {
+    state: Sniff,
+    regular: bool,
+    eof: bool,
+}
+
+enum Sniff {
+    Unknown(File),
+    Plain(File),
+    Gzip(Box<MultiGzDecoder<io::Chain<io::Cursor<Vec<u8>>, File>>>),
+    Taken,
+}
+
+impl Read for Sniffed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = match &mut self.state {
+            Sniff::Gzip(d) => return d.read(buf),
+            Sniff::Plain(_) if self.eof => return Ok(0),
+            Sniff::Plain(f) => f.read(buf)?,
+            Sniff::Unknown(f) => {
+                let n = f.read(buf)?;
+                let Sniff::Unknown(f) = std::mem::replace(&mut self.state, Sniff::Taken) else {
+                    unreachable!("state checked above")
+                };
+                if n >= 2 && buf[..2] == GZIP_MAGIC {
+                    // The bytes read so far start the compressed stream.
+                    let head = io::Cursor::new(buf[..n].to_vec());
+                    self.state = Sniff::Gzip(Box::new(MultiGzDecoder::new(head.chain(f))));
+                    return self.read(buf);
+                }
+                self.state = Sniff::Plain(f);
+                n
+            }
+            Sniff::Taken => return Ok(0),
+        };
+        self.eof = self.regular && n < buf.len();
+        Ok(n)
     }
 }
 
-fn input_reader(entry: &Entry) -> io::Result<(Box<dyn Read + Send>, bool)> {
+/// An opened input and whether it is known to be gzip: by its name, or
+/// with `peek` by its magic bytes (else decided on the first read). With
+/// `regular` the file is known to be a regular file (see [`Sniffed`]).
+fn open(path: &Path, peek: bool, regular: bool) -> io::Result<(Box<dyn Read + Send>, bool)> {
+    use std::os::unix::fs::FileExt;
+    let f = File::open(path)?;
+    let mut gz = path.extension().is_some_and(|e| e.as_bytes() == b"gz");
+    if !gz && peek {
+        // A positional read leaves the file position alone and fails
+        // harmlessly on a pipe.
+        let mut magic = [0u8; 2];
+        gz = f.read_at(&mut magic, 0).unwrap_or(0) == 2 && magic == GZIP_MAGIC;
+    }
+    if gz {
+        return Ok((Box::new(MultiGzDecoder::new(f)), true));
+    }
+    let r = Sniffed {
+        state: if peek {
+            Sniff::Plain(f)
+        } else {
+            Sniff::Unknown(f)
+        },
+        regular,
+        eof: false,
+    };
+    Ok((Box::new(r), false))
+}
+
+/// Opens an input (see [`open`]).
+fn input_reader(
+    entry: &Entry,
+    peek: bool,
+    regular: bool,
+) -> io::Result<(Box<dyn Read + Send>, bool)> {
     match entry {
         Entry::Stdin => Ok((Box::new(io::stdin()), false)),
-        Entry::File(p) => open(p),
+        Entry::File(p) => open(p, peek, regular),
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }
 }
@@ -684,7 +746,7 @@ fn run_sequential(
             chunk.error = Some(msg.clone());
         } else {
             let name = names[i].as_ref().expect("a name for each input");
-            let res = match input_reader(e) {
+            let res = match input_reader(e, false, false) {
                 Err(err) => Err(Fail::Read(err)),
                 Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, bytes, _| {
                     sink.chunk(Chunk {
@@ -713,7 +775,8 @@ fn search_input(i: usize, e: &Entry, names: &[Option<InputName>], ctx: Ctx<'_>) 
     let name = names[i].as_ref().expect("a name for each input");
     let mut all = Recs::default();
     let mut bytes = 0;
-    let res = match input_reader(e) {
+    // Batched only after `stat` said it is a regular file.
+    let res = match input_reader(e, false, true) {
         Err(err) => Err(Fail::Read(err)),
         Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, b, _| {
             all.append(recs);
@@ -927,7 +990,7 @@ fn run_parallel(
                     continue;
                 }
                 flush!();
-                let opened = input_reader(e);
+                let opened = input_reader(e, true, false);
                 match opened {
                     // A large plain file: its ranges are read and searched
                     // by the pool's threads at once (Message-IDs need the

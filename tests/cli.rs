@@ -352,7 +352,14 @@ fn gzip_files_and_truncated_gzip() {
         run(d.path(), &["a.gz"]).out(),
         String::from_utf8(run_stdin(d.path(), &[], TEXT).stdout).unwrap()
     );
-    assert_eq!(run(d.path(), &["noext"]).out().lines().count(), 3);
+    // Sniffed on the first read, alone or batched with other files.
+    write(d.path(), "dir/a.txt", TEXT);
+    write(d.path(), "dir/b", &gz);
+    for j in ["-j1", "-j2"] {
+        assert_eq!(run(d.path(), &[j, "noext"]).out().lines().count(), 3);
+        let r = run(d.path(), &[j, "-c", "dir"]);
+        assert_eq!(r.out(), "dir/a.txt:3\ndir/b:3\n", "{j}");
+    }
     // Truncated: an error for that file, the others still searched.
     let mut big = Vec::new();
     for i in 0..20000 {
