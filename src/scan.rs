@@ -1040,8 +1040,7 @@ impl Engine {
                 self.build_reading(&drops);
                 self.make(base, p, end, None);
                 let m = &mut self.out;
-                m.bytes.clear();
-                m.bytes.extend_from_slice(&self.reading);
+                std::mem::swap(&mut m.bytes, &mut self.reading);
                 m.hyphen = Some(decision);
                 m.alternative = alternative;
                 emit(m);
@@ -1135,8 +1134,9 @@ impl Engine {
     fn make(&mut self, base: u64, p: usize, end: usize, rejection: Option<Rejection>) {
         let offset = base + p as u64;
         let m = &mut self.out;
-        m.bytes.clear();
-        m.bytes.extend_from_slice(&self.joined);
+        // Swapped, not copied: `joined` and `pieces` are cleared before
+        // the next candidate anyway.
+        std::mem::swap(&mut m.bytes, &mut self.joined);
         m.alternative = None;
         m.form = if self.wrapped {
             Form::Wrapped
@@ -1147,8 +1147,7 @@ impl Engine {
         m.end = base + end as u64;
         m.line = self.line;
         m.column = offset - self.line_start + 1;
-        m.spans.clear();
-        m.spans.extend_from_slice(&self.pieces);
+        std::mem::swap(&mut m.spans, &mut self.pieces);
         m.broken = self.lines > 0;
         m.quoted = self.quoted;
         m.hyphen = None;

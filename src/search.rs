@@ -34,7 +34,7 @@ use std::time::Instant;
 use flate2::read::MultiGzDecoder;
 
 use crate::cli::{Config, Mode};
-use crate::mail::MessageTracker;
+use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::{json_str, InputName, Printer, Recs};
 use crate::scan::{PieceContext, Scanner};
 use crate::url::Url;
@@ -439,14 +439,7 @@ fn search_pieces<R: Read>(
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-        let mut recs = Recs::default();
-        let lf = ctx
-            .scanner
-            .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
-                m.rebase(p.offset, lines);
-                let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-                ctx.printer.push_match(&mut recs, name, m, id);
-            });
+        let (recs, lf) = search_piece(&p, lines, map.as_ref(), ctx, name);
         lines += lf;
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.data);
@@ -455,6 +448,28 @@ fn search_pieces<R: Read>(
         Some(e) => Err(Fail::Read(e)),
         None => Ok(()),
     }
+}
+
+/// Searches one piece, formatting its matches at once (a piece in flight
+/// holds its output, not its matches: dense matches would cost far more
+/// memory than the text), with line numbers counted from `lines`. Returns
+/// the output and the piece's line feeds.
+fn search_piece(
+    p: &Piece,
+    lines: u64,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs::default();
+    let lf = ctx
+        .scanner
+        .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
+            m.rebase(p.offset, lines);
+            let id = map.and_then(|mm| mm.lookup(m.offset()));
+            ctx.printer.push_match(&mut recs, name, m, id);
+        });
+    (recs, lf)
 }
 
 /// Reads a file from a position on with positional reads: no shared file
@@ -587,43 +602,46 @@ impl Read for Sniffed {
     }
 }
 
-/// An opened input and whether it is known to be gzip: by its name, or
-/// with `peek` by its magic bytes (else decided on the first read). With
-/// `regular` the file is known to be a regular file (see [`Sniffed`]).
-fn open(path: &Path, peek: bool, regular: bool) -> io::Result<(Box<dyn Read + Send>, bool)> {
-    use std::os::unix::fs::FileExt;
-    let f = File::open(path)?;
-    let mut gz = path.extension().is_some_and(|e| e.as_bytes() == b"gz");
-    if !gz && peek {
-        // A positional read leaves the file position alone and fails
-        // harmlessly on a pipe.
-        let mut magic = [0u8; 2];
-        gz = f.read_at(&mut magic, 0).unwrap_or(0) == 2 && magic == GZIP_MAGIC;
-    }
-    if gz {
-        return Ok((Box::new(MultiGzDecoder::new(f)), true));
-    }
-    let r = Sniffed {
-        state: if peek {
-            Sniff::Plain(f)
-        } else {
-            Sniff::Unknown(f)
-        },
-        regular,
-        eof: false,
-    };
-    Ok((Box::new(r), false))
+fn gz_name(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.as_bytes() == b"gz")
 }
 
-/// Opens an input (see [`open`]).
-fn input_reader(
-    entry: &Entry,
-    peek: bool,
-    regular: bool,
-) -> io::Result<(Box<dyn Read + Send>, bool)> {
+/// Opens a file and tells whether it is gzip, by its name or its magic
+/// bytes (a positional read: the file position stays at the start; a
+/// failure there shows again at the first real read).
+fn open_peeked(path: &Path) -> io::Result<(File, bool)> {
+    use std::os::unix::fs::FileExt;
+    let f = File::open(path)?;
+    let mut magic = [0u8; 2];
+    let gz = gz_name(path) || (f.read_at(&mut magic, 0).unwrap_or(0) == 2 && magic == GZIP_MAGIC);
+    Ok((f, gz))
+}
+
+/// The reader of an opened file: decompressed if `gz`, else plain, and
+/// decided on the first read when not known (see [`Sniffed`], also for
+/// `regular`).
+fn file_reader(f: File, gz: Option<bool>, regular: bool) -> Box<dyn Read + Send> {
+    let state = match gz {
+        Some(true) => return Box::new(MultiGzDecoder::new(f)),
+        Some(false) => Sniff::Plain(f),
+        None => Sniff::Unknown(f),
+    };
+    Box::new(Sniffed {
+        state,
+        regular,
+        eof: false,
+    })
+}
+
+/// Opens an input; a file's gzip-ness is decided by its name or on the
+/// first read.
+fn input_reader(entry: &Entry, regular: bool) -> io::Result<Box<dyn Read + Send>> {
     match entry {
-        Entry::Stdin => Ok((Box::new(io::stdin()), false)),
-        Entry::File(p) => open(p, peek, regular),
+        Entry::Stdin => Ok(Box::new(io::stdin())),
+        Entry::File(p) => {
+            let gz = gz_name(p).then_some(true);
+            Ok(file_reader(File::open(p)?, gz, regular))
+        }
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }
 }
@@ -746,9 +764,9 @@ fn run_sequential(
             chunk.error = Some(msg.clone());
         } else {
             let name = names[i].as_ref().expect("a name for each input");
-            let res = match input_reader(e, false, false) {
+            let res = match input_reader(e, false) {
                 Err(err) => Err(Fail::Read(err)),
-                Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, bytes, _| {
+                Ok(r) => search_stream(r, ctx, name, &mut |recs, bytes, _| {
                     sink.chunk(Chunk {
                         input: i,
                         last: false,
@@ -776,9 +794,9 @@ fn search_input(i: usize, e: &Entry, names: &[Option<InputName>], ctx: Ctx<'_>) 
     let mut all = Recs::default();
     let mut bytes = 0;
     // Batched only after `stat` said it is a regular file.
-    let res = match input_reader(e, false, true) {
+    let res = match input_reader(e, true) {
         Err(err) => Err(Fail::Read(err)),
-        Ok((r, _)) => search_stream(r, ctx, name, &mut |recs, b, _| {
+        Ok(r) => search_stream(r, ctx, name, &mut |recs, b, _| {
             all.append(recs);
             bytes += b;
             Ok(())
@@ -900,6 +918,14 @@ impl Order<'_, '_> {
         self.tokens.release(written);
     }
 
+    /// Input `i` could not be read: one unit, numbered `seq` (then moved
+    /// on), holding its message.
+    fn fail(&self, seq: &mut usize, i: usize, message: String) {
+        self.tokens.acquire();
+        self.commit(*seq, vec![Chunk::failed(i, message)], true);
+        *seq += 1;
+    }
+
     /// Whether unit `seq` is the one to write now: a job with much output
     /// then hands it over as it goes instead of holding it all.
     fn is_next(&self, seq: usize) -> bool {
@@ -932,9 +958,10 @@ fn run_parallel(
         },
         stop,
     };
-    let order = &order;
     let tokens = &order.tokens;
+    let order_ref = &order;
     pool.install(|| {
+        let order = order_ref;
         rayon::scope_fifo(|scope| {
             let mut seq = 0usize;
             // Small files go in batches of about a piece: one job and one
@@ -968,9 +995,7 @@ fn run_parallel(
                 }
                 if let Entry::Error(msg) = e {
                     flush!();
-                    tokens.acquire();
-                    order.commit(seq, vec![Chunk::failed(i, msg.clone())], true);
-                    seq += 1;
+                    order.fail(&mut seq, i, msg.clone());
                     continue;
                 }
                 let name = names[i].as_ref().expect("a name for each input");
@@ -990,49 +1015,40 @@ fn run_parallel(
                     continue;
                 }
                 flush!();
-                let opened = input_reader(e, true, false);
-                match opened {
-                    // A large plain file: its ranges are read and searched
+                let reader = match e {
+                    // A large regular file: its ranges are read and searched
                     // by the pool's threads at once (Message-IDs need the
                     // messages in order, so not then).
-                    Ok((r, false)) if size.is_some() && !ctx.msgs => {
-                        drop(r);
-                        let Entry::File(path) = e else {
-                            unreachable!("a file has a size")
-                        };
-                        let file = match File::open(path) {
-                            Ok(f) => std::sync::Arc::new(f),
-                            Err(err) => {
+                    Entry::File(path) if size.is_some() && !ctx.msgs => match open_peeked(path) {
+                        Ok((file, false)) => {
+                            let file = std::sync::Arc::new(file);
+                            let size = size.unwrap_or(0);
+                            let ranges = size.div_ceil(PIECE as u64);
+                            for r in 0..ranges {
+                                if stop.load(Ordering::Relaxed) {
+                                    break;
+                                }
                                 tokens.acquire();
-                                order.commit(
-                                    seq,
-                                    vec![Chunk::failed(i, read_message(e, &err))],
-                                    true,
-                                );
+                                let my = seq;
                                 seq += 1;
-                                continue;
+                                let file = file.clone();
+                                scope.spawn_fifo(move |_| {
+                                    search_range_unit(
+                                        &file, r, ranges, size, i, e, name, ctx, order, my,
+                                    );
+                                });
                             }
-                        };
-                        let size = size.unwrap_or(0);
-                        let ranges = size.div_ceil(PIECE as u64);
-                        for r in 0..ranges {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            tokens.acquire();
-                            let my = seq;
-                            seq += 1;
-                            let file = file.clone();
-                            scope.spawn_fifo(move |_| {
-                                search_range_unit(
-                                    &file, r, ranges, size, i, e, name, ctx, order, my,
-                                );
-                            });
+                            continue;
                         }
-                    }
+                        Ok((file, true)) => Ok(file_reader(file, Some(true), true)),
+                        Err(err) => Err(err),
+                    },
+                    _ => input_reader(e, false),
+                };
+                match reader {
                     // Stdin, gzip, or Message-IDs wanted: read here in
                     // order, the pieces searched on the pool.
-                    Ok((r, _)) => {
+                    Ok(r) => {
                         let look = ctx.scanner.get_limits().max_bytes;
                         let mut pr = PieceReader::new(r, PIECE, look);
                         let mut tracker = ctx.msgs.then(MessageTracker::new);
@@ -1051,25 +1067,9 @@ fn run_parallel(
                             tokens.acquire();
                             let my = seq;
                             seq += 1;
-                            let scanner = ctx.scanner;
-                            let printer = ctx.printer;
                             scope.spawn_fifo(move |_| {
-                                // Formatted at once, lines relative to the piece:
-                                // a piece in flight holds its output, not its
-                                // matches (dense matches would cost far more
-                                // memory than the text).
-                                let mut recs = Recs::default();
-                                let lines = scanner.scan_piece_each(
-                                    p.bytes(),
-                                    p.limit,
-                                    p.at_end,
-                                    &p.context,
-                                    &mut |m| {
-                                        m.rebase(p.offset, 0);
-                                        let id = map.as_ref().and_then(|mm| mm.lookup(m.offset()));
-                                        printer.push_match(&mut recs, name, m, id);
-                                    },
-                                );
+                                // Line numbers relative to the piece.
+                                let (recs, lines) = search_piece(&p, 0, map.as_ref(), ctx, name);
                                 let chunk = Chunk {
                                     input: i,
                                     last: p.at_end,
@@ -1083,11 +1083,7 @@ fn run_parallel(
                             });
                         }
                     }
-                    Err(err) => {
-                        tokens.acquire();
-                        order.commit(seq, vec![Chunk::failed(i, read_message(e, &err))], true);
-                        seq += 1;
-                    }
+                    Err(err) => order.fail(&mut seq, i, read_message(e, &err)),
                 }
             }
             #[allow(unused_assignments)] // the counters are not read again
@@ -1096,11 +1092,11 @@ fn run_parallel(
             }
         })
     });
-    let st = order.state.lock().unwrap_or_else(|e| e.into_inner());
-    match &st.result {
-        Ok(()) => Ok(()),
-        Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
-    }
+    order
+        .state
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .result
 }
 
 /// The job for range `r` of `ranges` of a large file (input `i`): writes

@@ -239,11 +239,17 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// `hostport = host [ ":" port ]`, `port = digits` (section 3.1).
-    fn hostport(&mut self, p: &mut Parts) -> R<()> {
+    /// `host`, recorded in the parts.
+    fn host_part(&mut self, p: &mut Parts) -> R<()> {
         let hs = self.pos;
         p.host_number = self.host()?;
         p.host = Span::new(hs, self.pos);
+        Ok(())
+    }
+
+    /// `hostport = host [ ":" port ]`, `port = digits` (section 3.1).
+    fn hostport(&mut self, p: &mut Parts) -> R<()> {
+        self.host_part(p)?;
         if self.eat(b':') {
             let ps = self.pos;
             while self.peek().is_some_and(|b| b.is_ascii_digit()) {
@@ -329,6 +335,16 @@ impl<'a> Cursor<'a> {
     fn mark_slash(&mut self, p: &mut Parts) {
         p.slash = self.pos as u32;
         self.pos += 1;
+    }
+
+    /// The `/` a scheme requires before its path (nntp, wais, file,
+    /// prospero).
+    fn path_slash(&mut self, p: &mut Parts) -> R<()> {
+        if self.peek() != Some(b'/') {
+            return Err(self.unexpected());
+        }
+        self.mark_slash(p);
+        Ok(())
     }
 
     /// `fpath = fsegment *[ "/" fsegment ]` (also `ppath`, section 3.2.2).
@@ -471,10 +487,7 @@ impl<'a> Cursor<'a> {
     fn nntp(&mut self, p: &mut Parts) -> R<()> {
         self.slashes()?;
         self.hostport(p)?;
-        if self.peek() != Some(b'/') {
-            return Err(self.unexpected());
-        }
-        self.mark_slash(p);
+        self.path_slash(p)?;
         self.group()?;
         if self.eat(b'/') {
             self.rule = "digits";
@@ -508,10 +521,7 @@ impl<'a> Cursor<'a> {
     fn wais(&mut self, p: &mut Parts) -> R<()> {
         self.slashes()?;
         self.hostport(p)?;
-        if self.peek() != Some(b'/') {
-            return Err(self.unexpected());
-        }
-        self.mark_slash(p);
+        self.path_slash(p)?;
         self.run(class::UCHAR, "database")?;
         if self.eat(b'?') {
             self.run(class::SEARCH, "search")?;
@@ -529,14 +539,9 @@ impl<'a> Cursor<'a> {
     fn file(&mut self, p: &mut Parts) -> R<()> {
         self.slashes()?;
         if self.peek() != Some(b'/') {
-            let hs = self.pos;
-            p.host_number = self.host()?;
-            p.host = Span::new(hs, self.pos);
+            self.host_part(p)?;
         }
-        if self.peek() != Some(b'/') {
-            return Err(self.unexpected());
-        }
-        self.mark_slash(p);
+        self.path_slash(p)?;
         self.fpath("fsegment")?;
         self.end(p)
     }
@@ -546,10 +551,7 @@ impl<'a> Cursor<'a> {
     fn prospero(&mut self, p: &mut Parts) -> R<()> {
         self.slashes()?;
         self.hostport(p)?;
-        if self.peek() != Some(b'/') {
-            return Err(self.unexpected());
-        }
-        self.mark_slash(p);
+        self.path_slash(p)?;
         self.fpath("psegment")?;
         while self.eat(b';') {
             self.run(class::FIELDNAME, "fieldname")?;
