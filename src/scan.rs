@@ -666,6 +666,36 @@ pub(crate) struct Engine {
     reading: Vec<u8>,
     /// The match handed to the caller, its buffers reused (see `make`).
     out: Match,
+    /// The search for `<`.
+    skip: Skip,
+}
+
+/// The search for `<`, the only work the hot loop does on plain text. With
+/// AVX2 the searcher is built once per engine and called directly: `<`
+/// comes every few hundred bytes in mail, and `memchr`'s per-call dispatch
+/// was a tenth of the search's cost.
+#[derive(Clone, Copy, Debug)]
+struct Skip {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+}
+
+impl Skip {
+    fn new() -> Skip {
+        Skip {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'<'),
+        }
+    }
+
+    #[inline]
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(one) = &self.avx2 {
+            return one.find(haystack);
+        }
+        memchr(b'<', haystack)
+    }
 }
 
 impl Engine {
@@ -704,6 +734,7 @@ impl Engine {
                 policy: cfg.policy,
                 rejection: None,
             },
+            skip: Skip::new(),
         }
     }
 
@@ -731,7 +762,7 @@ impl Engine {
             // The hot loop: only '<' matters. Whether it stands inside an
             // ISO-2022-JP two-byte run is asked only of candidates (rule 8,
             // in `follow`), so plain text pays nothing for it.
-            let p = match memchr(b'<', &buf[i..limit]) {
+            let p = match self.skip.find(&buf[i..limit]) {
                 None => break limit,
                 Some(k) => i + k,
             };
