@@ -122,6 +122,60 @@ pub fn is(b: u8, mask: u32) -> bool {
     TABLE[b as usize] & mask != 0
 }
 
+/// Length of the run of [`SCHEME`] bytes that `bytes` starts with.
+///
+/// Rule 1 of the scanner asks this of every `<` in the input, and in mail
+/// most `<` open an address or a Message-ID whose name part runs 4 to 18
+/// bytes before its `@`: a byte loop mispredicts its exit every time. With
+/// SSE2 (always there on x86-64) 16 bytes are classified at once and the
+/// run's end is one bit scan.
+#[inline]
+pub fn scheme_run(bytes: &[u8]) -> usize {
+    let mut i = 0;
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    while let Some(chunk) = bytes.get(i..i + 16) {
+        // SAFETY: the build targets x86-64 with SSE2 enabled (the cfg
+        // above), so the CPU has the feature `scheme_mask` is compiled for.
+        let m = unsafe { sse2::scheme_mask(chunk) };
+        if m != 0xFFFF {
+            return i + (!m).trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    while i < bytes.len() && is(bytes[i], SCHEME) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use std::arch::x86_64::*;
+
+    /// Bit `j` set iff `chunk[j]` (16 bytes) is in `scheme`: a letter, a
+    /// digit, `+`, `-` or `.`. Every byte in a range `lo..=hi` is found as
+    /// `min(b - lo, hi - lo) == b - lo`, unsigned.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn scheme_mask(chunk: &[u8]) -> u32 {
+        let half = |h: &[u8]| i64::from_le_bytes(h.try_into().expect("8 bytes"));
+        let x = _mm_set_epi64x(half(&chunk[8..16]), half(&chunk[..8]));
+        let within = |v: __m128i, lo: u8, hi: u8| {
+            let t = _mm_sub_epi8(v, _mm_set1_epi8(lo as i8));
+            _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8((hi - lo) as i8)), t)
+        };
+        // Folding the case bit maps only letters into `a..=z`.
+        let alpha = within(_mm_or_si128(x, _mm_set1_epi8(0x20)), b'a', b'z');
+        let digit = within(x, b'0', b'9');
+        // `+ , - .` less the comma.
+        let punct = _mm_andnot_si128(
+            _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8)),
+            within(x, b'+', b'.'),
+        );
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), punct)) as u32
+    }
+}
+
 /// Value of a `hex` digit, or `None`.
 #[inline]
 pub fn hex_val(b: u8) -> Option<u8> {
@@ -160,6 +214,25 @@ mod tests {
         assert!(!is(b':', USER) && !is(b'@', USER) && is(b'?', USER));
         for b in 128..=255u8 {
             assert_eq!(TABLE[b as usize], 0);
+        }
+    }
+
+    /// `scheme_run` is the table's `scheme` class (section 2.1), 16 bytes
+    /// at a time: every byte value at every position of a block, and runs
+    /// ending in every block and the tail.
+    #[test]
+    fn scheme_run_agrees_with_the_table() {
+        let naive = |b: &[u8]| b.iter().take_while(|&&c| is(c, SCHEME)).count();
+        for stop in 0u8..=255 {
+            for len in [0, 1, 5, 15, 16, 17, 31, 32, 33, 40] {
+                for at in 0..=len {
+                    let mut b: Vec<u8> = (0..len).map(|k| b"aZ09+-.x"[k % 8]).collect();
+                    if at < len {
+                        b[at] = stop;
+                    }
+                    assert_eq!(scheme_run(&b), naive(&b), "{stop:#x} at {at} of {len}");
+                }
+            }
         }
     }
 }

@@ -875,12 +875,9 @@ impl Engine {
             q += 4;
             q
         } else {
-            let mut k = q;
-            while k < n && class::is(buf[k], class::SCHEME) {
-                k += 1;
-                if k >= max_end {
-                    return Follow::NotCandidate;
-                }
+            let k = q + crate::class::scheme_run(&buf[q..n.min(max_end)]);
+            if k >= max_end {
+                return Follow::NotCandidate;
             }
             if k == n {
                 return if eof {
