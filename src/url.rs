@@ -50,29 +50,50 @@ pub enum Scheme {
     Other,
 }
 
+/// A name of at most 8 bytes as one little-endian word, its letters in
+/// lower case. Setting bit 0x20 lowers exactly the capital letters and makes
+/// no other byte a small letter, so a name has the key of a known name (all
+/// letters) iff it equals it without regard to case; the padding stays zero,
+/// which no byte of a name becomes, so the length counts too.
+const fn name_key(name: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let mut i = 0;
+    while i < name.len() && i < 8 {
+        w[i] = name[i] | 0x20;
+        i += 1;
+    }
+    u64::from_le_bytes(w)
+}
+
 impl Scheme {
     /// The scheme for a name, matched without regard to case (2.1).
     pub fn from_name(name: &[u8]) -> Scheme {
-        // Lower-cased into a small buffer, then one match: this runs once
-        // per candidate in the scanner's hot path.
-        let mut low = [0u8; 8];
-        let Some(low) = low.get_mut(..name.len()) else {
+        // This runs once per candidate in the scanner's hot path: the name
+        // becomes one word and the match compares words.
+        const HTTP: u64 = name_key(b"http");
+        const FTP: u64 = name_key(b"ftp");
+        const GOPHER: u64 = name_key(b"gopher");
+        const MAILTO: u64 = name_key(b"mailto");
+        const NEWS: u64 = name_key(b"news");
+        const NNTP: u64 = name_key(b"nntp");
+        const TELNET: u64 = name_key(b"telnet");
+        const WAIS: u64 = name_key(b"wais");
+        const FILE: u64 = name_key(b"file");
+        const PROSPERO: u64 = name_key(b"prospero");
+        if name.is_empty() || name.len() > 8 {
             return Scheme::Other;
-        };
-        for (l, b) in low.iter_mut().zip(name) {
-            *l = b.to_ascii_lowercase();
         }
-        match &*low {
-            b"http" => Scheme::Http,
-            b"ftp" => Scheme::Ftp,
-            b"gopher" => Scheme::Gopher,
-            b"mailto" => Scheme::Mailto,
-            b"news" => Scheme::News,
-            b"nntp" => Scheme::Nntp,
-            b"telnet" => Scheme::Telnet,
-            b"wais" => Scheme::Wais,
-            b"file" => Scheme::File,
-            b"prospero" => Scheme::Prospero,
+        match name_key(name) {
+            HTTP => Scheme::Http,
+            FTP => Scheme::Ftp,
+            GOPHER => Scheme::Gopher,
+            MAILTO => Scheme::Mailto,
+            NEWS => Scheme::News,
+            NNTP => Scheme::Nntp,
+            TELNET => Scheme::Telnet,
+            WAIS => Scheme::Wais,
+            FILE => Scheme::File,
+            PROSPERO => Scheme::Prospero,
             _ => Scheme::Other,
         }
     }
@@ -409,6 +430,26 @@ mod tests {
         assert_eq!(Scheme::from_name(b"HTTP"), Scheme::Http);
         assert_eq!(Scheme::from_name(b"Prospero"), Scheme::Prospero);
         assert_eq!(Scheme::from_name(b"https"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"htt"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b""), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"prosperos"), Scheme::Other);
+        // Each byte of each name replaced by every byte value: only the
+        // same letter, in either case, keeps the scheme (section 2.1).
+        for name in ["http", "ftp", "gopher", "mailto", "news", "nntp", "telnet", "wais", "file", "prospero"] {
+            let want = Scheme::from_name(name.as_bytes());
+            assert_eq!(want.name(), name);
+            for i in 0..name.len() {
+                for b in 0..=255u8 {
+                    let mut n = name.as_bytes().to_vec();
+                    n[i] = b;
+                    let same = b.eq_ignore_ascii_case(&name.as_bytes()[i]);
+                    assert_eq!(Scheme::from_name(&n) == want, same, "{name} byte {i} = {b:#x}");
+                }
+                let mut longer = name.as_bytes().to_vec();
+                longer.insert(i, b'a');
+                assert_ne!(Scheme::from_name(&longer), want);
+            }
+        }
         assert_eq!(Scheme::Wais.default_port(), Some(210));
         assert_eq!(Scheme::Mailto.default_port(), None);
         assert_eq!(Policy::default(), Policy::Lenient);
