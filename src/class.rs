@@ -131,18 +131,51 @@ pub fn is(b: u8, mask: u32) -> bool {
 /// run's end is one bit scan.
 #[inline]
 pub fn scheme_run(bytes: &[u8]) -> usize {
+    run(bytes, Block::Scheme, |b| is(b, SCHEME))
+}
+
+/// Length of the run of candidate text that `bytes` starts with: bytes
+/// other than SP, HT, CR, FF, LF, `<` and `>` (rule 3 of the extraction
+/// contract; a URL's text between its breaks), 16 at a time like
+/// [`scheme_run`].
+#[inline]
+pub fn text_run(bytes: &[u8]) -> usize {
+    run(bytes, Block::Text, |b| {
+        !matches!(b, b' ' | b'\t' | b'\r' | 0x0c | b'\n' | b'<' | b'>')
+    })
+}
+
+/// The classes [`run`] has a 16-byte test for.
+#[derive(Clone, Copy)]
+enum Block {
+    Scheme,
+    Text,
+}
+
+/// Length of the run of bytes in `class` that `bytes` starts with: whole
+/// blocks of 16 tested at once, the tail (or every byte, without SSE2)
+/// with `byte`, the same class.
+#[inline(always)]
+fn run(bytes: &[u8], class: Block, byte: impl Fn(u8) -> bool) -> usize {
     let mut i = 0;
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     while let Some(chunk) = bytes.get(i..i + 16) {
         // SAFETY: the build targets x86-64 with SSE2 enabled (the cfg
-        // above), so the CPU has the feature `scheme_mask` is compiled for.
-        let m = unsafe { sse2::scheme_mask(chunk) };
+        // above), so the CPU has the feature the masks are compiled for.
+        let m = unsafe {
+            match class {
+                Block::Scheme => sse2::scheme_mask(chunk),
+                Block::Text => sse2::text_mask(chunk),
+            }
+        };
         if m != 0xFFFF {
             return i + (!m).trailing_zeros() as usize;
         }
         i += 16;
     }
-    while i < bytes.len() && is(bytes[i], SCHEME) {
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let _ = class;
+    while i < bytes.len() && byte(bytes[i]) {
         i += 1;
     }
     i
@@ -152,27 +185,56 @@ pub fn scheme_run(bytes: &[u8]) -> usize {
 mod sse2 {
     use std::arch::x86_64::*;
 
+    /// The 16 bytes of `chunk` in one register.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn load(chunk: &[u8]) -> __m128i {
+        let half = |h: &[u8]| i64::from_le_bytes(h.try_into().expect("8 bytes"));
+        _mm_set_epi64x(half(&chunk[8..16]), half(&chunk[..8]))
+    }
+
+    /// Lanes of `v` in `lo..=hi`, found as `min(b - lo, hi - lo) == b - lo`
+    /// (unsigned).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn within(v: __m128i, lo: u8, hi: u8) -> __m128i {
+        let t = _mm_sub_epi8(v, _mm_set1_epi8(lo as i8));
+        _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8((hi - lo) as i8)), t)
+    }
+
+    /// Lanes of `v` equal to `b`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn eq(v: __m128i, b: u8) -> __m128i {
+        _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))
+    }
+
     /// Bit `j` set iff `chunk[j]` (16 bytes) is in `scheme`: a letter, a
-    /// digit, `+`, `-` or `.`. Every byte in a range `lo..=hi` is found as
-    /// `min(b - lo, hi - lo) == b - lo`, unsigned.
+    /// digit, `+`, `-` or `.`.
     #[inline]
     #[target_feature(enable = "sse2")]
     pub(super) fn scheme_mask(chunk: &[u8]) -> u32 {
-        let half = |h: &[u8]| i64::from_le_bytes(h.try_into().expect("8 bytes"));
-        let x = _mm_set_epi64x(half(&chunk[8..16]), half(&chunk[..8]));
-        let within = |v: __m128i, lo: u8, hi: u8| {
-            let t = _mm_sub_epi8(v, _mm_set1_epi8(lo as i8));
-            _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8((hi - lo) as i8)), t)
-        };
+        let x = load(chunk);
         // Folding the case bit maps only letters into `a..=z`.
         let alpha = within(_mm_or_si128(x, _mm_set1_epi8(0x20)), b'a', b'z');
         let digit = within(x, b'0', b'9');
         // `+ , - .` less the comma.
-        let punct = _mm_andnot_si128(
-            _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8)),
-            within(x, b'+', b'.'),
-        );
+        let punct = _mm_andnot_si128(eq(x, b','), within(x, b'+', b'.'));
         _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha, digit), punct)) as u32
+    }
+
+    /// Bit `j` set iff `chunk[j]` (16 bytes) is candidate text: not SP, HT,
+    /// LF, FF, CR, `<` or `>`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn text_mask(chunk: &[u8]) -> u32 {
+        let x = load(chunk);
+        // HT LF (VT) FF CR, less the VT.
+        let controls = _mm_andnot_si128(eq(x, 0x0b), within(x, b'\t', b'\r'));
+        // `<` and `>` are the bytes that become `>` with bit 1 set.
+        let angles = eq(_mm_or_si128(x, _mm_set1_epi8(2)), b'>');
+        let stop = _mm_or_si128(_mm_or_si128(controls, angles), eq(x, b' '));
+        (!_mm_movemask_epi8(stop) as u32) & 0xFFFF
     }
 }
 
@@ -217,22 +279,34 @@ mod tests {
         }
     }
 
-    /// `scheme_run` is the table's `scheme` class (section 2.1), 16 bytes
-    /// at a time: every byte value at every position of a block, and runs
-    /// ending in every block and the tail.
-    #[test]
-    fn scheme_run_agrees_with_the_table() {
-        let naive = |b: &[u8]| b.iter().take_while(|&&c| is(c, SCHEME)).count();
+    /// Every byte value at every position of a block, runs ending in every
+    /// block and in the tail: `run_fn` agrees with a byte loop over `class`.
+    fn agrees(run_fn: fn(&[u8]) -> usize, class: impl Fn(u8) -> bool, fill: &[u8]) {
+        let naive = |b: &[u8]| b.iter().take_while(|&&c| class(c)).count();
         for stop in 0u8..=255 {
             for len in [0, 1, 5, 15, 16, 17, 31, 32, 33, 40] {
                 for at in 0..=len {
-                    let mut b: Vec<u8> = (0..len).map(|k| b"aZ09+-.x"[k % 8]).collect();
+                    let mut b: Vec<u8> = (0..len).map(|k| fill[k % fill.len()]).collect();
                     if at < len {
                         b[at] = stop;
                     }
-                    assert_eq!(scheme_run(&b), naive(&b), "{stop:#x} at {at} of {len}");
+                    assert_eq!(run_fn(&b), naive(&b), "{stop:#x} at {at} of {len}");
                 }
             }
         }
+    }
+
+    /// `scheme_run` is the table's `scheme` class (section 2.1).
+    #[test]
+    fn scheme_run_agrees_with_the_table() {
+        agrees(scheme_run, |c| is(c, SCHEME), b"aZ09+-.x");
+    }
+
+    /// `text_run` stops at whitespace, `<` and `>` only (the contract's
+    /// rule 3; RFC 1738 Appendix: whitespace in a wrapped URL is ignored).
+    #[test]
+    fn text_run_stops_at_blanks_and_brackets() {
+        let stops = b" \t\r\x0c\n<>";
+        agrees(text_run, |c| !stops.contains(&c), b"h/:?%~=;\x0b\x80\xff-");
     }
 }

@@ -996,8 +996,15 @@ impl Engine {
 #[inline(always)]
 fn skip(buf: &[u8], mut q: usize, class: u8, max_end: usize, eof: bool) -> Result<usize, Follow> {
     let stop = buf.len().min(max_end);
-    while q < stop && class::is(buf[q], class) {
-        q += 1;
+    if class == class::TEXT {
+        // The long runs (a URL's text): 16 bytes at a time.
+        if q < stop {
+            q += crate::class::text_run(&buf[q..stop]);
+        }
+    } else {
+        while q < stop && class::is(buf[q], class) {
+            q += 1;
+        }
     }
     if q == max_end {
         Err(Follow::Abandoned(Unclosed::TooLong, max_end))
@@ -1187,6 +1194,17 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 16-byte text run and the byte table agree on every byte (rule 3).
+    #[test]
+    fn text_run_is_the_text_class() {
+        for b in 0..=255u8 {
+            let block = [b; 20];
+            let want = if class::is(b, class::TEXT) { 20 } else { 0 };
+            assert_eq!(crate::class::text_run(&block), want, "{b:#x}");
+            assert_eq!(crate::class::text_run(&block[..3]), want.min(3), "{b:#x}");
+        }
+    }
 
     fn urls(text: &str) -> Vec<String> {
         extract(text.as_bytes())

@@ -435,7 +435,9 @@ mod tests {
         assert_eq!(Scheme::from_name(b"prosperos"), Scheme::Other);
         // Each byte of each name replaced by every byte value: only the
         // same letter, in either case, keeps the scheme (section 2.1).
-        for name in ["http", "ftp", "gopher", "mailto", "news", "nntp", "telnet", "wais", "file", "prospero"] {
+        for name in [
+            "http", "ftp", "gopher", "mailto", "news", "nntp", "telnet", "wais", "file", "prospero",
+        ] {
             let want = Scheme::from_name(name.as_bytes());
             assert_eq!(want.name(), name);
             for i in 0..name.len() {
@@ -443,7 +445,11 @@ mod tests {
                     let mut n = name.as_bytes().to_vec();
                     n[i] = b;
                     let same = b.eq_ignore_ascii_case(&name.as_bytes()[i]);
-                    assert_eq!(Scheme::from_name(&n) == want, same, "{name} byte {i} = {b:#x}");
+                    assert_eq!(
+                        Scheme::from_name(&n) == want,
+                        same,
+                        "{name} byte {i} = {b:#x}"
+                    );
                 }
                 let mut longer = name.as_bytes().to_vec();
                 longer.insert(i, b'a');
