@@ -240,6 +240,29 @@ fn give_back(data: Vec<u8>) {
     }
 }
 
+/// Output buffers written out, for the next pieces to fill: a piece's
+/// output grows to tens of kilobytes, and growing a fresh one by doubling,
+/// then freeing it on the writing thread, cost more than the formatting.
+static BODIES: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+/// An empty output buffer, from [`BODIES`] when one is there.
+fn take_body() -> Vec<u8> {
+    lock(&BODIES).pop().unwrap_or_default()
+}
+
+/// Returns an output buffer to [`BODIES`]: a few, none over 256 KiB, so
+/// they hold 2 MiB at most whatever the input.
+fn give_body(mut body: Vec<u8>) {
+    if body.capacity() == 0 || body.capacity() > 256 << 10 {
+        return;
+    }
+    body.clear();
+    let mut bodies = lock(&BODIES);
+    if bodies.len() < 8 {
+        bodies.push(body);
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -345,6 +368,7 @@ impl Sink<'_> {
             if !r.body.is_empty() {
                 self.out.write_all(&r.body)?;
             }
+            give_body(r.body);
             r.count
         };
         self.cur_count += n;
@@ -461,7 +485,10 @@ fn search_piece(
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
-    let mut recs = Recs::default();
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
     let lf = ctx
         .scanner
         .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
