@@ -134,20 +134,11 @@ pub fn scheme_run(bytes: &[u8]) -> usize {
     run(bytes, Block::Scheme, |b| is(b, SCHEME))
 }
 
-/// Length of the run of candidate text that `bytes` starts with: bytes
-/// other than SP, HT, CR, FF, LF, `<` and `>` (rule 3 of the extraction
-/// contract; a URL's text between its breaks), 16 at a time like
-/// [`scheme_run`].
-#[inline]
-pub fn text_run(bytes: &[u8]) -> usize {
-    run(bytes, Block::Text, |b| {
-        !matches!(b, b' ' | b'\t' | b'\r' | 0x0c | b'\n' | b'<' | b'>')
-    })
-}
-
-/// The classes [`run`] has a 16-byte test for.
+/// The classes [`run`] has a 16-byte test for: this module's `scheme`, and
+/// the scanner's candidate text (bytes other than SP, HT, CR, FF, LF, `<`
+/// and `>`: rule 3 of the extraction contract).
 #[derive(Clone, Copy)]
-enum Block {
+pub(crate) enum Block {
     Scheme,
     Text,
 }
@@ -156,7 +147,7 @@ enum Block {
 /// blocks of 16 tested at once, the tail (or every byte, without SSE2)
 /// with `byte`, the same class.
 #[inline(always)]
-fn run(bytes: &[u8], class: Block, byte: impl Fn(u8) -> bool) -> usize {
+pub(crate) fn run(bytes: &[u8], class: Block, byte: impl Fn(u8) -> bool) -> usize {
     let mut i = 0;
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     while let Some(chunk) = bytes.get(i..i + 16) {
@@ -250,7 +241,7 @@ pub fn hex_val(b: u8) -> Option<u8> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn members(mask: u32) -> String {
@@ -281,7 +272,7 @@ mod tests {
 
     /// Every byte value at every position of a block, runs ending in every
     /// block and in the tail: `run_fn` agrees with a byte loop over `class`.
-    fn agrees(run_fn: fn(&[u8]) -> usize, class: impl Fn(u8) -> bool, fill: &[u8]) {
+    pub(crate) fn agrees(run_fn: fn(&[u8]) -> usize, class: impl Fn(u8) -> bool, fill: &[u8]) {
         let naive = |b: &[u8]| b.iter().take_while(|&&c| class(c)).count();
         for stop in 0u8..=255 {
             for len in [0, 1, 5, 15, 16, 17, 31, 32, 33, 40] {
@@ -300,13 +291,5 @@ mod tests {
     #[test]
     fn scheme_run_agrees_with_the_table() {
         agrees(scheme_run, |c| is(c, SCHEME), b"aZ09+-.x");
-    }
-
-    /// `text_run` stops at whitespace, `<` and `>` only (the contract's
-    /// rule 3; RFC 1738 Appendix: whitespace in a wrapped URL is ignored).
-    #[test]
-    fn text_run_stops_at_blanks_and_brackets() {
-        let stops = b" \t\r\x0c\n<>";
-        agrees(text_run, |c| !stops.contains(&c), b"h/:?%~=;\x0b\x80\xff-");
     }
 }

@@ -30,10 +30,9 @@ use memchr::{memchr, memchr2, memrchr};
 use crate::error::ParseError;
 use crate::url::{Policy, Url};
 
-/// Byte classes of the Appendix rules, one bit per class.
+/// Byte classes of the Appendix rules, one bit per class (the scheme name
+/// of rule 1 is RFC 1738's, [`crate::class::scheme_run`]).
 mod class {
-    /// Letters, digits, `+`, `-`, `.`: RFC 1738 §5 `scheme` (any case, §2.1).
-    pub const SCHEME: u8 = 1;
     /// SP, HT, CR, FF: blanks that may stand inside a line (contract rule 8:
     /// a CR before LF is whitespace).
     pub const BLANK: u8 = 2;
@@ -49,9 +48,6 @@ mod class {
         let mut b = 0;
         while b < 256 {
             let c = b as u8;
-            if c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.' {
-                t[b] |= SCHEME;
-            }
             if c == b' ' || c == b'\t' || c == b'\r' || c == 0x0c {
                 t[b] |= BLANK | STOP;
             }
@@ -75,6 +71,25 @@ mod class {
     #[inline(always)]
     pub fn is(b: u8, class: u8) -> bool {
         TABLE[b as usize] & class != 0
+    }
+
+    /// Length of the run of candidate text that `bytes` starts with: a
+    /// URL's text between its breaks, the long runs, 16 bytes at a time.
+    #[inline]
+    pub fn text_run(bytes: &[u8]) -> usize {
+        crate::class::run(bytes, crate::class::Block::Text, |b| is(b, TEXT))
+    }
+
+    /// Length of the run of [`BLANK`] bytes that `bytes` starts with.
+    #[inline]
+    pub fn blank_run(bytes: &[u8]) -> usize {
+        bytes.iter().take_while(|&&b| is(b, BLANK)).count()
+    }
+
+    /// Length of the run of [`HSPACE`] bytes that `bytes` starts with.
+    #[inline]
+    pub fn hspace_run(bytes: &[u8]) -> usize {
+        bytes.iter().take_while(|&&b| is(b, HSPACE)).count()
     }
 }
 
@@ -927,11 +942,10 @@ impl Engine {
         eof: bool,
     ) -> Result<Follow, Follow> {
         let n = buf.len();
-        let skip = |q, class| skip(buf, q, class, max_end, eof);
         loop {
             // A run of candidate text (rule 3: no whitespace, no '<' '>').
             let start = q;
-            let end = skip(known.max(q), class::TEXT);
+            let end = skip(buf, known.max(q), class::text_run, max_end, eof);
             known = 0;
             let q_end = match end {
                 Ok(e) => e,
@@ -951,7 +965,7 @@ impl Engine {
                 _ => {}
             }
             // Whitespace: blanks, then maybe a line feed.
-            let r = skip(q, class::BLANK)?;
+            let r = skip(buf, q, class::blank_run, max_end, eof)?;
             if buf[r] != b'\n' {
                 // Blanks inside one line: ignored only in the wrapped form.
                 if !wrapped {
@@ -972,7 +986,7 @@ impl Engine {
             // Rule 4: drop up to the opening line's depth of quote marks.
             let mut stripped = 0;
             while stripped < prefix.depth {
-                let h = skip(q, class::HSPACE)?;
+                let h = skip(buf, q, class::hspace_run, max_end, eof)?;
                 if !prefix.is_mark(buf[h]) {
                     break;
                 }
@@ -980,7 +994,7 @@ impl Engine {
                 stripped += 1;
             }
             self.quoted |= stripped > 0;
-            q = skip(q, class::BLANK)?;
+            q = skip(buf, q, class::blank_run, max_end, eof)?;
             if buf[q] == b'\n' {
                 return Ok(Follow::Abandoned(Unclosed::BlankLine, q));
             }
@@ -988,23 +1002,23 @@ impl Engine {
     }
 }
 
-/// Skips the bytes of `class` from `q` in a candidate that may not reach
-/// `max_end`. It stops at the bound whatever lies beyond, so a decision
+/// Skips the run of one class from `q` (`run` measures it: one of
+/// `class::text_run`, `blank_run`, `hspace_run`) in a candidate that may
+/// not reach `max_end`. It stops at the bound whatever lies beyond, so a decision
 /// never depends on how much of the input the window holds: `Err` when the
 /// bound comes first (`TooLong`) or the window's end (`NeedMore`, or
 /// `EndOfInput` when nothing follows).
 #[inline(always)]
-fn skip(buf: &[u8], mut q: usize, class: u8, max_end: usize, eof: bool) -> Result<usize, Follow> {
+fn skip(
+    buf: &[u8],
+    mut q: usize,
+    run: impl Fn(&[u8]) -> usize,
+    max_end: usize,
+    eof: bool,
+) -> Result<usize, Follow> {
     let stop = buf.len().min(max_end);
-    if class == class::TEXT {
-        // The long runs (a URL's text): 16 bytes at a time.
-        if q < stop {
-            q += crate::class::text_run(&buf[q..stop]);
-        }
-    } else {
-        while q < stop && class::is(buf[q], class) {
-            q += 1;
-        }
+    if q < stop {
+        q += run(&buf[q..stop]);
     }
     if q == max_end {
         Err(Follow::Abandoned(Unclosed::TooLong, max_end))
@@ -1201,9 +1215,22 @@ mod tests {
         for b in 0..=255u8 {
             let block = [b; 20];
             let want = if class::is(b, class::TEXT) { 20 } else { 0 };
-            assert_eq!(crate::class::text_run(&block), want, "{b:#x}");
-            assert_eq!(crate::class::text_run(&block[..3]), want.min(3), "{b:#x}");
+            assert_eq!(class::text_run(&block), want, "{b:#x}");
+            assert_eq!(class::text_run(&block[..3]), want.min(3), "{b:#x}");
         }
+    }
+
+    /// `text_run` stops at whitespace, `<` and `>` only (the contract's
+    /// rule 3; RFC 1738 Appendix: whitespace in a wrapped URL is ignored),
+    /// at every position of a block and of the tail.
+    #[test]
+    fn text_run_stops_at_blanks_and_brackets() {
+        let stops = b" \t\r\x0c\n<>";
+        crate::class::tests::agrees(
+            class::text_run,
+            |c| !stops.contains(&c),
+            b"h/:?%~=;\x0b\x80\xff-",
+        );
     }
 
     fn urls(text: &str) -> Vec<String> {

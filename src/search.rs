@@ -157,7 +157,7 @@ impl<R: Read> PieceReader<R> {
         let mut data = self
             .spare
             .pop()
-            .or_else(|| lock(&SHARED).pop())
+            .or_else(|| SHARED.take())
             .unwrap_or_default();
         if data.len() < want {
             data.resize(want, 0);
@@ -227,40 +227,54 @@ impl<R: Read> PieceReader<R> {
     }
 }
 
-/// Piece buffers that scanned pieces of a split input go back to, for the
-/// reading thread to fill again: no fresh (zeroed) megabyte per piece.
-static SHARED: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+/// Buffers handed between threads for reuse: at most eight, none larger
+/// than `largest` bytes of capacity, so a pool holds little whatever the
+/// input. A buffer comes back as it was left (its length too: a piece
+/// buffer of full length need not be zeroed again).
+struct Pool {
+    bufs: Mutex<Vec<Vec<u8>>>,
+    largest: usize,
+}
 
-/// Returns a piece buffer to [`SHARED`] (a few are enough: the pieces in
-/// flight are bounded).
-fn give_back(data: Vec<u8>) {
-    let mut shared = lock(&SHARED);
-    if shared.len() < 8 {
-        shared.push(data);
+impl Pool {
+    const fn new(largest: usize) -> Pool {
+        Pool {
+            bufs: Mutex::new(Vec::new()),
+            largest,
+        }
+    }
+
+    fn take(&self) -> Option<Vec<u8>> {
+        lock(&self.bufs).pop()
+    }
+
+    fn give(&self, buf: Vec<u8>) {
+        if buf.capacity() == 0 || buf.capacity() > self.largest {
+            return;
+        }
+        let mut bufs = lock(&self.bufs);
+        if bufs.len() < 8 {
+            bufs.push(buf);
+        }
     }
 }
+
+/// Piece buffers that scanned pieces of a split input go back to, for the
+/// reading thread to fill again: no fresh (zeroed) megabyte per piece (the
+/// pieces in flight are bounded, so a few are enough).
+static SHARED: Pool = Pool::new(usize::MAX);
 
 /// Output buffers written out, for the next pieces to fill: a piece's
 /// output grows to tens of kilobytes, and growing a fresh one by doubling,
 /// then freeing it on the writing thread, cost more than the formatting.
-static BODIES: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+/// None over 256 KiB: 2 MiB at most.
+static BODIES: Pool = Pool::new(256 << 10);
 
 /// An empty output buffer, from [`BODIES`] when one is there.
 fn take_body() -> Vec<u8> {
-    lock(&BODIES).pop().unwrap_or_default()
-}
-
-/// Returns an output buffer to [`BODIES`]: a few, none over 256 KiB, so
-/// they hold 2 MiB at most whatever the input.
-fn give_body(mut body: Vec<u8>) {
-    if body.capacity() == 0 || body.capacity() > 256 << 10 {
-        return;
-    }
+    let mut body = BODIES.take().unwrap_or_default();
     body.clear();
-    let mut bodies = lock(&BODIES);
-    if bodies.len() < 8 {
-        bodies.push(body);
-    }
+    body
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -368,7 +382,7 @@ impl Sink<'_> {
             if !r.body.is_empty() {
                 self.out.write_all(&r.body)?;
             }
-            give_body(r.body);
+            BODIES.give(r.body);
             r.count
         };
         self.cur_count += n;
@@ -1105,7 +1119,7 @@ fn run_parallel(
                                     error,
                                     piece_lines: Some(lines),
                                 };
-                                give_back(p.data);
+                                SHARED.give(p.data);
                                 order.commit(my, vec![chunk], true);
                             });
                         }
