@@ -13,7 +13,7 @@
 //! own, and hands out units of work in input order: batches of small
 //! files; the ranges of a large plain file, which the pool's threads read
 //! (positional reads) and search at once, each range starting at a line
-//! start both neighbours find alone (see [`boundary`]); the pieces of a
+//! start both neighbours find alone (see `boundary`); the pieces of a
 //! stream (stdin, `.gz`, or any large file when Message-IDs are wanted),
 //! which the scheduler reads in order. Units run first in, first out;
 //! whoever finishes the next unit in order writes it and the finished ones
