@@ -18,8 +18,8 @@ use crate::url::{Policy, Url};
 pub struct InputName {
     /// The path as raw bytes (`(standard input)` for stdin).
     pub display: Vec<u8>,
-    /// The path for JSON (`None` for stdin).
-    pub json: Option<String>,
+    /// Standard input (`null` as the JSON path).
+    pub stdin: bool,
     /// Whether `path:` goes before each line.
     pub show: bool,
 }
@@ -286,7 +286,13 @@ impl Printer {
     fn json_head(&self, recs: &mut Recs, name: &InputName, m: &Match, url: &str) {
         let out = &mut recs.body;
         out.extend_from_slice(b"{\"path\":");
-        json_opt(out, name.json.as_deref());
+        // The path as JSON text only here: most runs never need it.
+        json_opt(
+            out,
+            (!name.stdin)
+                .then(|| String::from_utf8_lossy(&name.display))
+                .as_deref(),
+        );
         out.extend_from_slice(b",\"line\":");
         put_line(recs, m);
         let out = &mut recs.body;
@@ -423,7 +429,7 @@ mod tests {
     fn name(show: bool) -> InputName {
         InputName {
             display: b"dir/a".to_vec(),
-            json: Some("dir/a".into()),
+            stdin: false,
             show,
         }
     }

@@ -28,7 +28,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use flate2::read::MultiGzDecoder;
@@ -38,7 +38,7 @@ use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::{json_str, InputName, Printer, Recs};
 use crate::scan::{PieceContext, Scanner};
 use crate::url::Url;
-use crate::walk::{self, Entry};
+use crate::walk::{self, Entry, Walker};
 
 /// Bytes per piece (before the lookahead).
 pub const PIECE: usize = 1 << 20;
@@ -320,6 +320,8 @@ enum Body {
 
 struct Chunk {
     input: usize,
+    /// The input's name (`None` for an error entry).
+    name: Option<Arc<Input>>,
     last: bool,
     bytes: u64,
     body: Body,
@@ -335,6 +337,7 @@ impl Chunk {
     fn failed(input: usize, message: String) -> Chunk {
         Chunk {
             input,
+            name: None,
             last: true,
             bytes: 0,
             body: Body::Empty,
@@ -348,7 +351,6 @@ impl Chunk {
 struct Sink<'a> {
     out: Box<dyn Write + Send>,
     printer: &'a Printer,
-    names: &'a [Option<InputName>],
     seen: HashSet<String>,
     found: bool,
     errors: bool,
@@ -398,7 +400,7 @@ impl Sink<'_> {
             self.cur_lines = 0;
         }
         self.stats.bytes += c.bytes;
-        let name = self.names[c.input].as_ref();
+        let name = c.name.as_ref().map(|input| &input.name);
         if let Body::Recs(mut r) = c.body {
             if let Some(lines) = c.piece_lines {
                 r.shift_lines(self.cur_lines);
@@ -679,9 +681,9 @@ fn file_reader(f: File, gz: Option<bool>, regular: bool) -> Box<dyn Read + Send>
 fn input_reader(entry: &Entry, regular: bool) -> io::Result<Box<dyn Read + Send>> {
     match entry {
         Entry::Stdin => Ok(Box::new(io::stdin())),
-        Entry::File(p) => {
-            let gz = gz_name(p).then_some(true);
-            Ok(file_reader(File::open(p)?, gz, regular))
+        Entry::File { path, .. } => {
+            let gz = gz_name(path).then_some(true);
+            Ok(file_reader(File::open(path)?, gz, regular))
         }
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }
@@ -689,7 +691,7 @@ fn input_reader(entry: &Entry, regular: bool) -> io::Result<Box<dyn Read + Send>
 
 fn read_message(entry: &Entry, e: &io::Error) -> String {
     match entry {
-        Entry::File(p) => walk::message(p, e),
+        Entry::File { path, .. } => walk::message(path, e),
         _ => format!("urlsift: (standard input): {e}"),
     }
 }
@@ -700,27 +702,15 @@ pub fn run(cfg: Config) -> i32 {
         return run_parse(&cfg);
     }
     let start = Instant::now();
-    let w = walk::walk(&cfg.paths);
+    let walker = Walker::new(&cfg.paths);
     let show = cfg
         .with_filename
-        .unwrap_or(w.had_dir || cfg.paths.len() > 1);
-    let names: Vec<Option<InputName>> = w
-        .entries
-        .iter()
-        .map(|e| match e {
-            Entry::Stdin => Some(InputName {
-                display: b"(standard input)".to_vec(),
-                json: None,
-                show,
-            }),
-            Entry::File(p) => Some(InputName {
-                display: p.as_os_str().as_bytes().to_vec(),
-                json: Some(String::from_utf8_lossy(p.as_os_str().as_bytes()).into_owned()),
-                show,
-            }),
-            Entry::Error(_) => None,
-        })
-        .collect();
+        .unwrap_or(walker.had_dir() || cfg.paths.len() > 1);
+    // Inputs are numbered and named as the walk yields them.
+    let inputs = walker.enumerate().map(|(i, entry)| match entry {
+        Entry::Error(msg) => Err((i, msg)),
+        entry => Ok(Arc::new(Input::new(i, entry, show))),
+    });
     let printer = Printer::new(&cfg);
     let stdout = io::stdout();
     let out: Box<dyn Write + Send> = if stdout.is_terminal() {
@@ -731,7 +721,6 @@ pub fn run(cfg: Config) -> i32 {
     let mut sink = Sink {
         out,
         printer: &printer,
-        names: &names,
         seen: HashSet::new(),
         found: false,
         errors: false,
@@ -754,9 +743,9 @@ pub fn run(cfg: Config) -> i32 {
         stop: &stop,
     };
     let result = if cfg.threads <= 1 {
-        run_sequential(&w.entries, &names, ctx, &mut sink)
+        run_sequential(inputs, ctx, &mut sink)
     } else {
-        run_parallel(&w.entries, &names, ctx, &mut sink, cfg.threads)
+        run_parallel(inputs, ctx, &mut sink, cfg.threads)
     }
     .and_then(|_| sink.out.flush());
     let mut code = if sink.found { 0 } else { 1 };
@@ -786,69 +775,101 @@ pub fn run(cfg: Config) -> i32 {
     code
 }
 
+/// One input to search, numbered in walk order, with its name as printed.
+struct Input {
+    index: usize,
+    entry: Entry,
+    name: InputName,
+}
+
+impl Input {
+    fn new(index: usize, entry: Entry, show: bool) -> Input {
+        let name = InputName {
+            display: match &entry {
+                Entry::File { path, .. } => path.as_os_str().as_bytes().to_vec(),
+                _ => b"(standard input)".to_vec(),
+            },
+            stdin: matches!(entry, Entry::Stdin),
+            show,
+        };
+        Input { index, entry, name }
+    }
+
+    /// Whether the walk knows it is a regular file.
+    fn regular(&self) -> bool {
+        matches!(self.entry, Entry::File { regular: true, .. })
+    }
+}
+
+/// The inputs as the walk yields them: a numbered error entry, or an input.
+type Item = Result<Arc<Input>, (usize, String)>;
+
 fn run_sequential(
-    entries: &[Entry],
-    names: &[Option<InputName>],
+    inputs: impl Iterator<Item = Item>,
     ctx: Ctx<'_>,
     sink: &mut Sink<'_>,
 ) -> io::Result<()> {
-    for (i, e) in entries.iter().enumerate() {
-        let mut chunk = Chunk {
+    for item in inputs {
+        let input = match item {
+            Err((i, msg)) => {
+                sink.chunk(Chunk::failed(i, msg))?;
+                continue;
+            }
+            Ok(input) => input,
+        };
+        let i = input.index;
+        let res = match input_reader(&input.entry, input.regular()) {
+            Err(err) => Err(Fail::Read(err)),
+            Ok(r) => search_stream(r, ctx, &input.name, &mut |recs, bytes, _| {
+                sink.chunk(Chunk {
+                    input: i,
+                    name: None,
+                    last: false,
+                    bytes,
+                    body: Body::Recs(recs),
+                    error: None,
+                    piece_lines: None,
+                })
+            }),
+        };
+        let error = match res {
+            Err(Fail::Write(w)) => return Err(w),
+            Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
+            Ok(()) => None,
+        };
+        sink.chunk(Chunk {
             input: i,
+            name: Some(input),
             last: true,
             bytes: 0,
             body: Body::Empty,
-            error: None,
+            error,
             piece_lines: None,
-        };
-        if let Entry::Error(msg) = e {
-            chunk.error = Some(msg.clone());
-        } else {
-            let name = names[i].as_ref().expect("a name for each input");
-            let res = match input_reader(e, false) {
-                Err(err) => Err(Fail::Read(err)),
-                Ok(r) => search_stream(r, ctx, name, &mut |recs, bytes, _| {
-                    sink.chunk(Chunk {
-                        input: i,
-                        last: false,
-                        bytes,
-                        body: Body::Recs(recs),
-                        error: None,
-                        piece_lines: None,
-                    })
-                }),
-            };
-            match res {
-                Err(Fail::Write(w)) => return Err(w),
-                Err(Fail::Read(err)) => chunk.error = Some(read_message(e, &err)),
-                Ok(()) => {}
-            }
-        }
-        sink.chunk(chunk)?;
+        })?;
     }
     Ok(())
 }
 
 /// Searches one whole input on the current thread (a small file).
-fn search_input(i: usize, e: &Entry, names: &[Option<InputName>], ctx: Ctx<'_>) -> Chunk {
-    let name = names[i].as_ref().expect("a name for each input");
+fn search_input(input: Arc<Input>, ctx: Ctx<'_>) -> Chunk {
     let mut all = Recs::default();
     let mut bytes = 0;
     // Batched only after `stat` said it is a regular file.
-    let res = match input_reader(e, true) {
+    let res = match input_reader(&input.entry, true) {
         Err(err) => Err(Fail::Read(err)),
-        Ok(r) => search_stream(r, ctx, name, &mut |recs, b, _| {
+        Ok(r) => search_stream(r, ctx, &input.name, &mut |recs, b, _| {
             all.append(recs);
             bytes += b;
             Ok(())
         }),
     };
     let error = match res {
-        Err(Fail::Read(err)) => Some(read_message(e, &err)),
+        Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
         _ => None,
     };
     Chunk {
-        input: i,
+        input: input.index,
+        name: Some(input),
         last: true,
         bytes,
         body: Body::Recs(all),
@@ -959,11 +980,15 @@ impl Order<'_, '_> {
         self.tokens.release(written);
     }
 
-    /// Input `i` could not be read: one unit, numbered `seq` (then moved
-    /// on), holding its message.
-    fn fail(&self, seq: &mut usize, i: usize, message: String) {
+    /// Input `i` (named `name`, or an error entry of the walk) could not be
+    /// read: one unit, numbered `seq` (then moved on), holding its message.
+    fn fail(&self, seq: &mut usize, i: usize, name: Option<Arc<Input>>, message: String) {
         self.tokens.acquire();
-        self.commit(*seq, vec![Chunk::failed(i, message)], true);
+        let chunk = Chunk {
+            name,
+            ..Chunk::failed(i, message)
+        };
+        self.commit(*seq, vec![chunk], true);
         *seq += 1;
     }
 
@@ -975,8 +1000,7 @@ impl Order<'_, '_> {
 }
 
 fn run_parallel(
-    entries: &[Entry],
-    names: &[Option<InputName>],
+    inputs: impl Iterator<Item = Item> + Send,
     ctx: Ctx<'_>,
     sink: &mut Sink<'_>,
     threads: usize,
@@ -1007,10 +1031,10 @@ fn run_parallel(
             let mut seq = 0usize;
             // Small files go in batches of about a piece: one job and one
             // hand-over per batch, not per news article.
-            let mut batch: Vec<(usize, &Entry)> = Vec::new();
+            let mut batch: Vec<Arc<Input>> = Vec::new();
             let mut batch_bytes = 0u64;
-            // (A macro, not a closure: the batch borrows from `entries`, and
-            // the job it spawns must outlive the call.)
+            // (A macro, not a closure: the job it spawns must outlive the
+            // call.)
             macro_rules! flush {
                 () => {
                     if !batch.is_empty() {
@@ -1023,32 +1047,35 @@ fn run_parallel(
                             let chunks = jobs
                                 .into_iter()
                                 .filter(|_| !stop.load(Ordering::Relaxed))
-                                .map(|(i, e)| search_input(i, e, names, ctx))
+                                .map(|input| search_input(input, ctx))
                                 .collect();
                             order.commit(my, chunks, true);
                         });
                     }
                 };
             }
-            for (i, e) in entries.iter().enumerate() {
+            for item in inputs {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                if let Entry::Error(msg) = e {
-                    flush!();
-                    order.fail(&mut seq, i, msg.clone());
-                    continue;
-                }
-                let name = names[i].as_ref().expect("a name for each input");
-                let size = match e {
-                    Entry::File(p) => std::fs::metadata(p)
+                let input = match item {
+                    Err((i, msg)) => {
+                        flush!();
+                        order.fail(&mut seq, i, None, msg);
+                        continue;
+                    }
+                    Ok(input) => input,
+                };
+                let i = input.index;
+                let size = match &input.entry {
+                    Entry::File { path, .. } => std::fs::metadata(path)
                         .ok()
                         .filter(|md| md.is_file())
                         .map(|md| md.len()),
                     _ => None,
                 };
                 if size.is_some_and(|n| n <= SPLIT_MIN) {
-                    batch.push((i, e));
+                    batch.push(input);
                     batch_bytes += size.unwrap_or(0);
                     if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
                         flush!();
@@ -1056,35 +1083,38 @@ fn run_parallel(
                     continue;
                 }
                 flush!();
-                let reader = match e {
+                let reader = match &input.entry {
                     // A large regular file: its ranges are read and searched
                     // by the pool's threads at once (Message-IDs need the
                     // messages in order, so not then).
-                    Entry::File(path) if size.is_some() && !ctx.msgs => match open_peeked(path) {
-                        Ok((file, false)) => {
-                            let file = std::sync::Arc::new(file);
-                            let size = size.unwrap_or(0);
-                            let ranges = size.div_ceil(PIECE as u64);
-                            for r in 0..ranges {
-                                if stop.load(Ordering::Relaxed) {
-                                    break;
+                    Entry::File { path, .. } if size.is_some() && !ctx.msgs => {
+                        match open_peeked(path) {
+                            Ok((file, false)) => {
+                                let file = std::sync::Arc::new(file);
+                                let size = size.unwrap_or(0);
+                                let ranges = size.div_ceil(PIECE as u64);
+                                for r in 0..ranges {
+                                    if stop.load(Ordering::Relaxed) {
+                                        break;
+                                    }
+                                    tokens.acquire();
+                                    let my = seq;
+                                    seq += 1;
+                                    let file = file.clone();
+                                    let input = input.clone();
+                                    scope.spawn_fifo(move |_| {
+                                        search_range_unit(
+                                            &file, r, ranges, size, input, ctx, order, my,
+                                        );
+                                    });
                                 }
-                                tokens.acquire();
-                                let my = seq;
-                                seq += 1;
-                                let file = file.clone();
-                                scope.spawn_fifo(move |_| {
-                                    search_range_unit(
-                                        &file, r, ranges, size, i, e, name, ctx, order, my,
-                                    );
-                                });
+                                continue;
                             }
-                            continue;
+                            Ok((file, true)) => Ok(file_reader(file, Some(true), true)),
+                            Err(err) => Err(err),
                         }
-                        Ok((file, true)) => Ok(file_reader(file, Some(true), true)),
-                        Err(err) => Err(err),
-                    },
-                    _ => input_reader(e, false),
+                    }
+                    e => input_reader(e, input.regular()),
                 };
                 match reader {
                     // Stdin, gzip, or Message-IDs wanted: read here in
@@ -1101,18 +1131,21 @@ fn run_parallel(
                                 .as_mut()
                                 .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
                             let error = if p.at_end {
-                                pr.take_error().map(|err| read_message(e, &err))
+                                pr.take_error().map(|err| read_message(&input.entry, &err))
                             } else {
                                 None
                             };
                             tokens.acquire();
                             let my = seq;
                             seq += 1;
+                            let input = input.clone();
                             scope.spawn_fifo(move |_| {
                                 // Line numbers relative to the piece.
-                                let (recs, lines) = search_piece(&p, 0, map.as_ref(), ctx, name);
+                                let (recs, lines) =
+                                    search_piece(&p, 0, map.as_ref(), ctx, &input.name);
                                 let chunk = Chunk {
                                     input: i,
+                                    name: Some(input),
                                     last: p.at_end,
                                     bytes: p.limit as u64,
                                     body: Body::Recs(recs),
@@ -1124,7 +1157,10 @@ fn run_parallel(
                             });
                         }
                     }
-                    Err(err) => order.fail(&mut seq, i, read_message(e, &err)),
+                    Err(err) => {
+                        let msg = read_message(&input.entry, &err);
+                        order.fail(&mut seq, i, Some(input), msg);
+                    }
                 }
             }
             #[allow(unused_assignments)] // the counters are not read again
@@ -1149,23 +1185,23 @@ fn search_range_unit(
     r: u64,
     ranges: u64,
     size: u64,
-    i: usize,
-    e: &Entry,
-    name: &InputName,
+    input: Arc<Input>,
     ctx: Ctx<'_>,
     order: &Order<'_, '_>,
     seq: usize,
 ) {
+    let i = input.index;
     let mut held = Recs::default();
     let mut held_bytes = 0u64;
     let mut lines = 0u64;
-    let res = search_range(file, r, size, ctx, name, &mut |recs, bytes, lf| {
+    let res = search_range(file, r, size, ctx, &input.name, &mut |recs, bytes, lf| {
         held.append(recs);
         held_bytes += bytes;
         lines += lf;
         if held.body.len() >= PIECE && order.is_next(seq) {
             let part = Chunk {
                 input: i,
+                name: None,
                 last: false,
                 bytes: std::mem::take(&mut held_bytes),
                 body: Body::Recs(std::mem::take(&mut held)),
@@ -1177,11 +1213,12 @@ fn search_range_unit(
         Ok(())
     });
     let error = match res {
-        Err(Fail::Read(err)) => Some(read_message(e, &err)),
+        Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
         _ => None,
     };
     let chunk = Chunk {
         input: i,
+        name: Some(input.clone()),
         last: r + 1 == ranges,
         bytes: held_bytes,
         body: Body::Recs(held),

@@ -17,13 +17,19 @@ use crate::printer::escape_bytes;
 pub enum Entry {
     /// Standard input.
     Stdin,
-    /// A file.
-    File(PathBuf),
+    /// A file; `regular` when it is known to be a regular file (a short
+    /// read is then its end).
+    File {
+        /// The path as given or as found in the walk.
+        path: PathBuf,
+        /// Known to be a regular file (not a FIFO or a device).
+        regular: bool,
+    },
     /// A message for stderr (`urlsift: PATH: reason`, escaped).
     Error(String),
 }
 
-/// The result of a walk.
+/// The result of a whole walk (see [`Walker`] for the lazy form).
 #[derive(Clone, Debug, Default)]
 pub struct Walk {
     /// The inputs in order.
@@ -39,78 +45,170 @@ pub fn message(path: &Path, reason: &dyn std::fmt::Display) -> String {
     format!("urlsift: {}: {}", String::from_utf8_lossy(&v), reason)
 }
 
-/// Lists the inputs named by `paths` (none: stdin).
+/// Lists all the inputs named by `paths` (none: stdin).
 pub fn walk(paths: &[OsString]) -> Walk {
-    let mut w = Walk::default();
-    if paths.is_empty() {
-        w.entries.push(Entry::Stdin);
-        return w;
+    let mut w = Walker::new(paths);
+    let had_dir = w.had_dir();
+    Walk {
+        entries: w.by_ref().collect(),
+        had_dir,
     }
-    for p in paths {
-        if p.as_bytes() == b"-" {
-            w.entries.push(Entry::Stdin);
-            continue;
-        }
-        let path = PathBuf::from(p);
-        match fs::metadata(&path) {
-            Err(e) => w.entries.push(Entry::Error(message(&path, &e))),
-            Ok(md) if md.is_dir() => {
-                w.had_dir = true;
-                let mut ancestors = vec![(md.dev(), md.ino())];
-                walk_dir(&path, &mut ancestors, &mut w.entries);
-            }
-            Ok(_) => w.entries.push(Entry::File(path)),
-        }
-    }
-    w
 }
 
-fn walk_dir(dir: &Path, ancestors: &mut Vec<(u64, u64)>, out: &mut Vec<Entry>) {
-    let rd = match fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) => {
-            out.push(Entry::Error(message(dir, &e)));
-            return;
-        }
-    };
-    let mut names = Vec::new();
-    for ent in rd {
-        match ent {
-            // The directory entry's own type (no system call): a regular
-            // file needs no stat; directories (for loop detection),
-            // symlinks (to follow) and the unknown are looked at below.
-            Ok(ent) => {
-                let file = ent.file_type().is_ok_and(|t| t.is_file());
-                names.push((ent.file_name(), file));
-            }
-            Err(e) => out.push(Entry::Error(message(dir, &e))),
+/// The inputs named by the command's paths, one directory listed at a time
+/// as the iteration reaches it: the search starts on the first input while
+/// the rest of a spool is still unlisted (listing 2000 news articles in 26
+/// groups takes about a millisecond, which would otherwise be spent before
+/// any search).
+#[derive(Debug)]
+pub struct Walker {
+    /// The command-line paths, looked at when the walker is made.
+    top: std::vec::IntoIter<Top>,
+    /// The directories being listed, innermost last.
+    stack: Vec<Level>,
+    had_dir: bool,
+}
+
+#[derive(Debug)]
+enum Top {
+    Entry(Entry),
+    Dir(PathBuf, (u64, u64)),
+}
+
+/// One directory being listed: its read errors first, then its names in
+/// byte order, each with whether the directory entry said "regular file".
+#[derive(Debug)]
+struct Level {
+    dir: PathBuf,
+    id: (u64, u64),
+    errors: std::vec::IntoIter<Entry>,
+    names: std::vec::IntoIter<(OsString, bool)>,
+}
+
+impl Walker {
+    /// Looks at each of `paths` (`-` is stdin; none means stdin); the
+    /// directories among them are listed as the iteration reaches them.
+    pub fn new(paths: &[OsString]) -> Walker {
+        let mut had_dir = false;
+        let top: Vec<Top> = if paths.is_empty() {
+            vec![Top::Entry(Entry::Stdin)]
+        } else {
+            paths
+                .iter()
+                .map(|p| {
+                    if p.as_bytes() == b"-" {
+                        return Top::Entry(Entry::Stdin);
+                    }
+                    let path = PathBuf::from(p);
+                    match fs::metadata(&path) {
+                        Err(e) => Top::Entry(Entry::Error(message(&path, &e))),
+                        Ok(md) if md.is_dir() => {
+                            had_dir = true;
+                            Top::Dir(path, (md.dev(), md.ino()))
+                        }
+                        Ok(md) => Top::Entry(Entry::File {
+                            path,
+                            regular: md.is_file(),
+                        }),
+                    }
+                })
+                .collect()
+        };
+        Walker {
+            top: top.into_iter(),
+            stack: Vec::new(),
+            had_dir,
         }
     }
-    names.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    for (name, file) in names {
-        let path = dir.join(&name);
-        if file {
-            out.push(Entry::File(path));
-            continue;
-        }
-        match fs::metadata(&path) {
-            Err(e) => out.push(Entry::Error(message(&path, &e))),
-            Ok(md) if md.is_dir() => {
-                let id = (md.dev(), md.ino());
-                if ancestors.contains(&id) {
-                    out.push(Entry::Error(message(
-                        &path,
-                        &"symbolic link loop (directory already being searched)",
-                    )));
-                    continue;
+
+    /// Whether a directory was among the paths (paths are then shown).
+    pub fn had_dir(&self) -> bool {
+        self.had_dir
+    }
+
+    /// Starts listing `dir`; an unreadable directory is an error entry.
+    fn enter(&mut self, dir: PathBuf, id: (u64, u64)) -> Option<Entry> {
+        let rd = match fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e) => return Some(Entry::Error(message(&dir, &e))),
+        };
+        let mut names = Vec::new();
+        let mut errors = Vec::new();
+        for ent in rd {
+            match ent {
+                // The directory entry's own type (no system call): a
+                // regular file needs no stat; directories (for loop
+                // detection), symlinks (to follow) and the unknown are
+                // looked at when reached.
+                Ok(ent) => {
+                    let file = ent.file_type().is_ok_and(|t| t.is_file());
+                    names.push((ent.file_name(), file));
                 }
-                ancestors.push(id);
-                walk_dir(&path, ancestors, out);
-                ancestors.pop();
+                Err(e) => errors.push(Entry::Error(message(&dir, &e))),
             }
-            Ok(md) if md.is_file() => out.push(Entry::File(path)),
-            // Sockets, FIFOs and devices met in a walk are skipped.
-            Ok(_) => {}
+        }
+        names.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        self.stack.push(Level {
+            dir,
+            id,
+            errors: errors.into_iter(),
+            names: names.into_iter(),
+        });
+        None
+    }
+}
+
+impl Iterator for Walker {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        loop {
+            let Some(level) = self.stack.last_mut() else {
+                match self.top.next()? {
+                    Top::Entry(e) => return Some(e),
+                    Top::Dir(dir, id) => match self.enter(dir, id) {
+                        Some(e) => return Some(e),
+                        None => continue,
+                    },
+                }
+            };
+            if let Some(e) = level.errors.next() {
+                return Some(e);
+            }
+            let Some((name, file)) = level.names.next() else {
+                self.stack.pop();
+                continue;
+            };
+            let path = level.dir.join(&name);
+            if file {
+                return Some(Entry::File {
+                    path,
+                    regular: true,
+                });
+            }
+            match fs::metadata(&path) {
+                Err(e) => return Some(Entry::Error(message(&path, &e))),
+                Ok(md) if md.is_dir() => {
+                    let id = (md.dev(), md.ino());
+                    if self.stack.iter().any(|l| l.id == id) {
+                        return Some(Entry::Error(message(
+                            &path,
+                            &"symbolic link loop (directory already being searched)",
+                        )));
+                    }
+                    if let Some(e) = self.enter(path, id) {
+                        return Some(e);
+                    }
+                }
+                Ok(md) if md.is_file() => {
+                    return Some(Entry::File {
+                        path,
+                        regular: true,
+                    })
+                }
+                // Sockets, FIFOs and devices met in a walk are skipped.
+                Ok(_) => {}
+            }
         }
     }
 }
@@ -135,5 +233,38 @@ mod tests {
             ),
             e => panic!("{e:?}"),
         }
+    }
+
+    #[test]
+    fn directories_listed_lazily_in_byte_order() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        for f in ["b/2", "b/1", "a", "c/x/y", "B"] {
+            let p = d.join(f);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, "x").unwrap();
+        }
+        let top = d.join("a");
+        let mut w = Walker::new(&[top.clone().into(), d.into()]);
+        assert!(w.had_dir());
+        // The file named first comes before the directory is listed.
+        assert_eq!(
+            w.next(),
+            Some(Entry::File {
+                path: top,
+                regular: true
+            })
+        );
+        assert!(w.stack.is_empty());
+        let rest: Vec<_> = w
+            .map(|e| match e {
+                Entry::File { path, regular } => {
+                    assert!(regular);
+                    path.strip_prefix(d).unwrap().to_string_lossy().into_owned()
+                }
+                e => panic!("{e:?}"),
+            })
+            .collect();
+        assert_eq!(rest, ["B", "a", "b/1", "b/2", "c/x/y"]);
     }
 }
