@@ -17,13 +17,17 @@ use crate::printer::escape_bytes;
 pub enum Entry {
     /// Standard input.
     Stdin,
-    /// A file; `regular` when it is known to be a regular file (a short
-    /// read is then its end).
+    /// A file.
     File {
         /// The path as given or as found in the walk.
         path: PathBuf,
-        /// Known to be a regular file (not a FIFO or a device).
+        /// Known to be a regular file (not a FIFO or a device): a short
+        /// read is then its end.
         regular: bool,
+        /// Its size when the walk had to `stat` it (a path given, a
+        /// symlink followed); a directory listing's regular files are not
+        /// `stat`ed.
+        size: Option<u64>,
     },
     /// A message for stderr (`urlsift: PATH: reason`, escaped).
     Error(String),
@@ -109,6 +113,7 @@ impl Walker {
                         Ok(md) => Top::Entry(Entry::File {
                             path,
                             regular: md.is_file(),
+                            size: md.is_file().then_some(md.len()),
                         }),
                     }
                 })
@@ -184,6 +189,7 @@ impl Iterator for Walker {
                 return Some(Entry::File {
                     path,
                     regular: true,
+                    size: None,
                 });
             }
             match fs::metadata(&path) {
@@ -204,6 +210,7 @@ impl Iterator for Walker {
                     return Some(Entry::File {
                         path,
                         regular: true,
+                        size: Some(md.len()),
                     })
                 }
                 // Sockets, FIFOs and devices met in a walk are skipped.
@@ -252,14 +259,20 @@ mod tests {
             w.next(),
             Some(Entry::File {
                 path: top,
-                regular: true
+                regular: true,
+                size: Some(1)
             })
         );
         assert!(w.stack.is_empty());
         let rest: Vec<_> = w
             .map(|e| match e {
-                Entry::File { path, regular } => {
+                Entry::File {
+                    path,
+                    regular,
+                    size,
+                } => {
                     assert!(regular);
+                    assert_eq!(size, None, "a listed regular file is not stat-ed");
                     path.strip_prefix(d).unwrap().to_string_lossy().into_owned()
                 }
                 e => panic!("{e:?}"),

@@ -496,6 +496,48 @@ fn threads_identical_on_large_mbox() {
 }
 
 #[test]
+fn threads_identical_on_a_walked_directory_of_mixed_sizes() {
+    // The scheduler batches listed files without a stat: a batch meeting a
+    // file over the split size (20 MiB) splits it for all threads, one over
+    // a piece (1.5-3 MiB) sends the files after it to another thread, and
+    // gzip found by its magic bytes is read as one stream. The output is the
+    // one-thread output, in order, whatever the sizes.
+    let d = tmp();
+    let mut planted = 0;
+    let mut add = |name: &str, size: usize, gz: bool| {
+        let (text, n) = mbox(size);
+        planted += n;
+        write(d.path(), name, &if gz { gzip(&text) } else { text });
+    };
+    add("spool/a/000", 3000, false);
+    add("spool/a/001", 20 << 20, false);
+    for i in 2..40 {
+        add(&format!("spool/a/{i:03}"), 2000 + i * 97, false);
+    }
+    for i in 0..6 {
+        add(&format!("spool/b/{i}"), (3 << 19) + i * (1 << 18), false);
+    }
+    add("spool/b/9z", 4 << 20, true);
+    add("spool/c/last", 20 << 20, false);
+    std::os::unix::fs::symlink("nowhere", d.path().join("spool/b/5x")).unwrap();
+    for args in [&["-n"][..], &["-c"], &["--json"]] {
+        let mut outs = Vec::new();
+        for j in ["-j1", "-j2", "-j3"] {
+            let mut a = vec![j, "spool"];
+            a.extend_from_slice(args);
+            let r = run(d.path(), &a);
+            assert_eq!(r.code, 2, "{j} {args:?}: the dangling symlink");
+            assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+            outs.push(r.stdout);
+        }
+        assert!(outs[0] == outs[1] && outs[0] == outs[2], "{args:?}");
+        if args == ["-n"] {
+            assert_eq!(String::from_utf8_lossy(&outs[0]).lines().count(), planted);
+        }
+    }
+}
+
+#[test]
 fn threads_identical_on_lines_longer_than_a_piece() {
     // Issue 6: megabytes without a newline. A 3 MiB quoted line holds URLs
     // (one broken onto the next line, whose quote prefix must go) and an
