@@ -34,10 +34,13 @@ pub struct Recs {
     pub keys: Vec<(String, usize)>,
     /// Number of records.
     pub count: u64,
-    /// Where line numbers stand in `body`: position, length, and the line
-    /// as the match knew it. A piece scanned before the line it starts on
-    /// is known writes lines relative to it; the writer adds the base.
+    /// Where line numbers stand in `body` when they are relative:
+    /// position, length, and the line as the match knew it.
     pub lines: Vec<(usize, usize, u64)>,
+    /// Whether line numbers are relative to the piece: one scanned before
+    /// the line it starts on is known writes them so, noted in `lines`,
+    /// and the writer adds the base.
+    pub relative: bool,
 }
 
 impl Recs {
@@ -57,6 +60,18 @@ impl Recs {
         self.lines
             .extend(other.lines.into_iter().map(|(p, n, l)| (p + base, n, l)));
         self.count += other.count;
+    }
+
+    /// Writes the body with `base` added to every line number (see
+    /// [`Recs::lines`]), piece by piece: no new body.
+    pub fn write_shifted(&self, out: &mut dyn std::io::Write, base: u64) -> std::io::Result<()> {
+        let mut from = 0;
+        for &(pos, len, line) in &self.lines {
+            out.write_all(&self.body[from..pos])?;
+            out.write_all(itoa::Buffer::new().format(base + line).as_bytes())?;
+            from = pos + len;
+        }
+        out.write_all(&self.body[from..])
     }
 
     /// Adds `base` to every line number in the body (see [`Recs::lines`]).
@@ -97,7 +112,9 @@ fn put_u64(out: &mut Vec<u8>, v: u64) {
 fn put_line(recs: &mut Recs, m: &Match) {
     let pos = recs.body.len();
     put_u64(&mut recs.body, m.line());
-    recs.lines.push((pos, recs.body.len() - pos, m.line()));
+    if recs.relative {
+        recs.lines.push((pos, recs.body.len() - pos, m.line()));
+    }
 }
 
 /// The formatting settings.
@@ -517,6 +534,9 @@ mod shift_tests {
             r.body.extend_from_slice(format!(":{url}\n").as_bytes());
             r.keys.push((url.to_string(), r.body.len()));
         }
+        let mut w = Vec::new();
+        r.write_shifted(&mut w, 990).unwrap();
+        assert_eq!(w, b"999:a\n1000:bb\n");
         r.shift_lines(990);
         assert_eq!(r.body, b"999:a\n1000:bb\n");
         assert_eq!(r.keys, [("a".to_string(), 6), ("bb".to_string(), 14)]);

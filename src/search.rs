@@ -369,8 +369,10 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn write_recs(&mut self, r: Recs) -> io::Result<()> {
+    /// Writes `r`, its relative line numbers moved by `base`.
+    fn write_recs(&mut self, mut r: Recs, base: u64) -> io::Result<()> {
         let n = if self.printer.unique() {
+            r.shift_lines(base);
             self.buf.clear();
             let mut start = 0;
             let mut n = 0;
@@ -386,7 +388,9 @@ impl Sink<'_> {
             }
             n
         } else {
-            if !r.body.is_empty() {
+            if base > 0 && !r.lines.is_empty() {
+                r.write_shifted(&mut self.out, base)?;
+            } else if !r.body.is_empty() {
                 self.out.write_all(&r.body)?;
             }
             BODIES.give(r.body);
@@ -406,12 +410,13 @@ impl Sink<'_> {
         }
         self.stats.bytes += c.bytes;
         let name = c.name.as_ref().map(|input| &input.name);
-        if let Body::Recs(mut r) = c.body {
+        if let Body::Recs(r) = c.body {
+            let mut base = 0;
             if let Some(lines) = c.piece_lines {
-                r.shift_lines(self.cur_lines);
+                base = self.cur_lines;
                 self.cur_lines += lines;
             }
-            self.write_recs(r)?;
+            self.write_recs(r, base)?;
         }
         if c.last {
             if let Some(name) = name {
@@ -464,15 +469,24 @@ fn search_stream<R: Read>(
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
     let look = ctx.scanner.get_limits().max_bytes;
-    search_pieces(PieceReader::new(r, PIECE, look), None, ctx, name, emit)
+    search_pieces(
+        PieceReader::new(r, PIECE, look),
+        None,
+        false,
+        ctx,
+        name,
+        emit,
+    )
 }
 
 /// Searches `first` (a piece already taken from `pr`) and the pieces of
-/// `pr` in order. Line numbers count from the first piece; offsets are the
-/// reader's (absolute for a range).
+/// `pr` in order. Line numbers count from the first piece (`relative` when
+/// that is not the input's start); offsets are the reader's (absolute for a
+/// range).
 fn search_pieces<R: Read>(
     mut pr: PieceReader<R>,
     first: Option<Piece>,
+    relative: bool,
     ctx: Ctx<'_>,
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
@@ -487,7 +501,7 @@ fn search_pieces<R: Read>(
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-        let (recs, lf) = search_piece(&p, lines, map.as_ref(), ctx, name);
+        let (recs, lf) = search_piece(&p, lines, relative, map.as_ref(), ctx, name);
         lines += lf;
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.data);
@@ -506,12 +520,14 @@ fn search_pieces<R: Read>(
 fn search_piece(
     p: &Piece,
     lines: u64,
+    relative: bool,
     map: Option<&MessageMap>,
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
     let mut recs = Recs {
         body: take_body(),
+        relative,
         ..Recs::default()
     };
     let lf = ctx
@@ -602,6 +618,7 @@ fn search_range(
     search_pieces(
         PieceReader::new(rd, PIECE, look).range(start, end),
         None,
+        true,
         ctx,
         name,
         emit,
@@ -897,7 +914,7 @@ fn search_small(input: &Arc<Input>, started: io::Result<Started>, ctx: Ctx<'_>) 
     let res = match started {
         Err(err) => Err(Fail::Read(err)),
         Ok(Started { pr, first }) => {
-            search_pieces(pr, first, ctx, &input.name, &mut |recs, b, _| {
+            search_pieces(pr, first, false, ctx, &input.name, &mut |recs, b, _| {
                 all.append(recs);
                 bytes += b;
                 Ok(())
@@ -1344,7 +1361,7 @@ fn run_parallel(
                             scope.spawn_fifo(move |_| {
                                 // Line numbers relative to the piece.
                                 let (recs, lines) =
-                                    search_piece(&p, 0, map.as_ref(), ctx, &input.name);
+                                    search_piece(&p, 0, true, map.as_ref(), ctx, &input.name);
                                 let chunk = Chunk {
                                     input: i,
                                     name: Some(input),
