@@ -713,8 +713,57 @@ impl Skip {
     }
 }
 
+/// An engine's scratch buffers, kept per thread from one engine to the
+/// next: an engine is made per piece (per news article), and growing fresh
+/// buffers for each cost more allocations than it has candidates.
+#[derive(Default)]
+struct Scratch {
+    joined: Vec<u8>,
+    pieces: Vec<Span>,
+    hyphens: Vec<usize>,
+    reading: Vec<u8>,
+    bytes: Vec<u8>,
+    spans: Vec<Span>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+/// Scratch capacity kept for the next engine, at most (raised limits may
+/// grow a buffer far beyond what a usual candidate needs).
+const SCRATCH_KEPT: usize = 1 << 16;
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        fn keep<T>(v: &mut Vec<T>) -> Vec<T> {
+            let mut v = std::mem::take(v);
+            v.clear();
+            if v.capacity() > SCRATCH_KEPT {
+                v = Vec::new();
+            }
+            v
+        }
+        let s = Scratch {
+            joined: keep(&mut self.joined),
+            pieces: keep(&mut self.pieces),
+            hyphens: keep(&mut self.hyphens),
+            reading: keep(&mut self.reading),
+            bytes: keep(&mut self.out.bytes),
+            spans: keep(&mut self.out.spans),
+        };
+        // (During thread teardown the cache may be gone: then just free.)
+        let _ = SCRATCH.try_with(|c| c.set(Some(s)));
+    }
+}
+
 impl Engine {
     pub(crate) fn new(cfg: Scanner) -> Engine {
+        let s = SCRATCH
+            .try_with(|c| c.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         Engine {
             cfg,
             resume: 0,
@@ -730,19 +779,19 @@ impl Engine {
             wrapped: false,
             lines: 0,
             quoted: false,
-            joined: Vec::new(),
-            pieces: Vec::new(),
-            hyphens: Vec::new(),
-            reading: Vec::new(),
+            joined: s.joined,
+            pieces: s.pieces,
+            hyphens: s.hyphens,
+            reading: s.reading,
             out: Match {
-                bytes: Vec::new(),
+                bytes: s.bytes,
                 alternative: None,
                 form: Form::Bracketed,
                 offset: 0,
                 end: 0,
                 line: 0,
                 column: 0,
-                spans: Vec::new(),
+                spans: s.spans,
                 broken: false,
                 quoted: false,
                 hyphen: None,

@@ -232,34 +232,45 @@ impl<R: Read> PieceReader<R> {
     }
 }
 
-/// Buffers handed between threads for reuse: at most eight, none larger
-/// than `largest` bytes of capacity, so a pool holds little whatever the
-/// input. A buffer comes back as it was left (its length too: a piece
-/// buffer of full length need not be zeroed again).
+/// Buffers handed between threads for reuse: at most `most` of them and
+/// `budget` bytes of capacity in all, none larger than `largest`, so a pool
+/// holds little whatever the input. A buffer comes back as it was left
+/// (its length too: a piece buffer of full length need not be zeroed
+/// again).
 struct Pool {
-    bufs: Mutex<Vec<Vec<u8>>>,
+    /// The buffers and their total capacity.
+    bufs: Mutex<(Vec<Vec<u8>>, usize)>,
+    most: usize,
     largest: usize,
+    budget: usize,
 }
 
 impl Pool {
-    const fn new(largest: usize) -> Pool {
+    const fn new(most: usize, largest: usize, budget: usize) -> Pool {
         Pool {
-            bufs: Mutex::new(Vec::new()),
+            bufs: Mutex::new((Vec::new(), 0)),
+            most,
             largest,
+            budget,
         }
     }
 
     fn take(&self) -> Option<Vec<u8>> {
-        lock(&self.bufs).pop()
+        let mut pool = lock(&self.bufs);
+        let buf = pool.0.pop()?;
+        pool.1 -= buf.capacity();
+        Some(buf)
     }
 
     fn give(&self, buf: Vec<u8>) {
-        if buf.capacity() == 0 || buf.capacity() > self.largest {
+        let cap = buf.capacity();
+        if cap == 0 || cap > self.largest {
             return;
         }
-        let mut bufs = lock(&self.bufs);
-        if bufs.len() < 8 {
-            bufs.push(buf);
+        let mut pool = lock(&self.bufs);
+        if pool.0.len() < self.most && pool.1 + cap <= self.budget {
+            pool.0.push(buf);
+            pool.1 += cap;
         }
     }
 }
@@ -267,13 +278,14 @@ impl Pool {
 /// Piece buffers that scanned pieces of a split input go back to, for the
 /// reading thread to fill again: no fresh (zeroed) megabyte per piece (the
 /// pieces in flight are bounded, so a few are enough).
-static SHARED: Pool = Pool::new(usize::MAX);
+static SHARED: Pool = Pool::new(8, usize::MAX, usize::MAX);
 
 /// Output buffers written out, for the next pieces to fill: a piece's
 /// output grows to tens of kilobytes, and growing a fresh one by doubling,
 /// then freeing it on the writing thread, cost more than the formatting.
-/// None over 256 KiB: 2 MiB at most.
-static BODIES: Pool = Pool::new(256 << 10);
+/// Many (a batch holds one per news article), none over 256 KiB, 2 MiB in
+/// all.
+static BODIES: Pool = Pool::new(256, 256 << 10, 2 << 20);
 
 /// An empty output buffer, from [`BODIES`] when one is there.
 fn take_body() -> Vec<u8> {
