@@ -969,8 +969,9 @@ fn large_plain(entry: &Entry) -> Option<(File, u64)> {
 /// the scheduler batches files without knowing their sizes.
 const BATCH_SHARE: u64 = 2 * PIECE as u64;
 
-/// Bytes a file of unknown size counts for in a batch.
-const UNSIZED: u64 = 64 << 10;
+/// Bytes a file of unknown size counts for in a batch: eight to a batch
+/// (measured: sixteen cost 1% more time, thirty-two 3%).
+const UNSIZED: u64 = 128 << 10;
 
 /// The job for a batch of files, unit `key`: searched in order, one chunk
 /// each. The scheduler did not `stat` them, so the batch learns their
