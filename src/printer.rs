@@ -428,6 +428,15 @@ impl Printer {
     pub fn unique(&self) -> bool {
         self.unique
     }
+
+    /// Whether records show line numbers (`-n`, `--json`, `--invalid`).
+    pub fn wants_lines(&self) -> bool {
+        match self.mode {
+            Mode::Json => true,
+            Mode::Plain => self.line_number || self.invalid,
+            Mode::Count | Mode::FilesWithMatches => false,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -485,7 +485,24 @@ impl Scanner {
         context: &PieceContext,
         each: &mut dyn FnMut(&mut Match),
     ) -> u64 {
+        self.scan_piece_counting(piece, limit, at_end, context, true, each)
+    }
+
+    /// [`Scanner::scan_piece_each`]; with `count_rest` false, line feeds
+    /// are counted only as far as the matches need (their line numbers and
+    /// quoting), not to `limit`, and the count returned stops there too: for
+    /// a caller that wants no line numbers, or none after this piece.
+    pub(crate) fn scan_piece_counting(
+        &self,
+        piece: &[u8],
+        limit: usize,
+        at_end: bool,
+        context: &PieceContext,
+        count_rest: bool,
+        each: &mut dyn FnMut(&mut Match),
+    ) -> u64 {
         let mut engine = Engine::new(*self);
+        engine.count_tail = count_rest;
         // The engine counts from the start of the line the piece begins in,
         // so columns and the quote prefix come out right.
         let back = context.column;
@@ -506,7 +523,9 @@ impl Scanner {
             }
             each(m)
         });
-        engine.count_lines(piece, back, back + limit as u64);
+        if count_rest {
+            engine.count_lines(piece, back, back + limit as u64);
+        }
         engine.line - 1
     }
 }
@@ -683,6 +702,9 @@ pub(crate) struct Engine {
     out: Match,
     /// The search for `<`.
     skip: Skip,
+    /// Whether [`Engine::scan`] counts line feeds to the end of what it
+    /// scanned (a one-shot piece scan may stop at the last match).
+    count_tail: bool,
 }
 
 /// The search for `<`, the only work the hot loop does on plain text. With
@@ -799,6 +821,7 @@ impl Engine {
                 rejection: None,
             },
             skip: Skip::new(),
+            count_tail: true,
         }
     }
 
@@ -859,7 +882,9 @@ impl Engine {
         }
         // Account for the bytes that may now be dropped.
         let retain = base + retain as u64;
-        self.count_lines(buf, base, retain);
+        if self.count_tail {
+            self.count_lines(buf, base, retain);
+        }
         if self.line_start < retain {
             self.line_state(buf, base, retain);
         }
@@ -1257,6 +1282,28 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without the count to the piece's end, the matches and their line
+    /// numbers are the same; the count stops at the last match.
+    #[test]
+    fn lines_past_the_last_match_counted_only_on_request() {
+        let piece = b"a\n> b <URL:http://x.y/\n> z> c\n<ftp://h/p>\nd\ne\nf\n";
+        let s = Scanner::new();
+        let ctx = PieceContext::default();
+        let mut full = Vec::new();
+        let n = s.scan_piece_counting(piece, piece.len(), true, &ctx, true, &mut |m| {
+            full.push((m.as_str().into_owned(), m.line(), m.column()))
+        });
+        assert_eq!(n, 7);
+        let mut lazy = Vec::new();
+        let k = s.scan_piece_counting(piece, piece.len(), true, &ctx, false, &mut |m| {
+            lazy.push((m.as_str().into_owned(), m.line(), m.column()))
+        });
+        assert_eq!(full, lazy);
+        assert_eq!(full.len(), 2);
+        assert_eq!(full[1].1, 4, "the second match is on line 4");
+        assert_eq!(k, 3, "line feeds before the last match's line");
+    }
 
     /// The 16-byte text run and the byte table agree on every byte (rule 3).
     #[test]

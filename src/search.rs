@@ -527,8 +527,10 @@ fn search_pieces<R: Read>(
 
 /// Searches one piece, formatting its matches at once (a piece in flight
 /// holds its output, not its matches: dense matches would cost far more
-/// memory than the text), with line numbers counted from `lines`. Returns
-/// the output and the piece's line feeds.
+/// memory than the text), with line numbers counted from `lines`
+/// (`relative` when `lines` is not the input's start). Returns the output
+/// and the piece's line feeds (up to its last match only, when no later
+/// piece numbers its lines from them).
 fn search_piece(
     p: &Piece,
     lines: u64,
@@ -542,13 +544,21 @@ fn search_piece(
         relative,
         ..Recs::default()
     };
-    let lf = ctx
-        .scanner
-        .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
+    // Line feeds past the last match are counted only when a later piece
+    // numbers its lines from them.
+    let count_rest = ctx.printer.wants_lines() && (relative || !p.at_end);
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        count_rest,
+        &mut |m| {
             m.rebase(p.offset, lines);
             let id = map.and_then(|mm| mm.lookup(m.offset()));
             ctx.printer.push_match(&mut recs, name, m, id);
-        });
+        },
+    );
     (recs, lf)
 }
 
