@@ -17,15 +17,17 @@
 //! (see `boundary`); the pieces of a stream (stdin, `.gz`, or any large
 //! file when Message-IDs are wanted), which the scheduler reads in order.
 //! Files a directory listing calls regular are batched without a `stat`
-//! (a `stat` per news article cost 3% of the time); a batch that finds a
-//! large file on its first read splits it into ranges itself, or hands the
-//! files after it to another job, numbering that work after its own (see
-//! `Key`). Units run first in, first out; whoever finishes the next unit
-//! in order writes it and the finished ones after it, adding the line
-//! numbers of the units before (a unit numbers its lines from its own
-//! start), so the output is byte-identical to one thread. A bounded number
-//! of units is in flight and piece buffers are recycled, so memory stays
-//! flat.
+//! (a `stat` per news article cost 3% of the time). A batch that finds a
+//! large file on its first read hands it back to the scheduler, with the
+//! files after it, to be split into ranges; one that finds a file over a
+//! piece starts the files after it as another batch first. That work is
+//! numbered after the batch's own (see `Key`). Units run first in, first
+//! out; whoever finishes the next unit in order writes it and the finished
+//! ones after it, adding the line numbers of the units before (a unit
+//! numbers its lines from its own start), so the output is byte-identical
+//! to one thread. Only the scheduler waits for room (`Flow`): a bounded
+//! number of units is in flight and piece buffers are recycled, so memory
+//! stays flat.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
@@ -985,10 +987,12 @@ const UNSIZED: u64 = 128 << 10;
 
 /// The job for a batch of files, unit `key`: searched in order, one chunk
 /// each. The scheduler did not `stat` them, so the batch learns their
-/// sizes as it reads: a file larger than [`SPLIT_MIN`] is split into ranges
-/// for all threads, and before a file larger than a piece, or once the
-/// batch has searched [`BATCH_SHARE`] bytes, the files left go to another
-/// job. Both are numbered after this unit.
+/// sizes as it reads. A file larger than [`SPLIT_MIN`] goes back to the
+/// scheduler with the files after it, to be split into ranges for all
+/// threads; before a file larger than a piece, or once the batch has
+/// searched [`BATCH_SHARE`] bytes, the files left go back to be a batch of
+/// their own for another thread. What goes back is numbered after this
+/// unit (see [`Handback`]).
 fn search_batch<'s>(
     inputs: Vec<Arc<Input>>,
     key: Key,
@@ -1012,35 +1016,30 @@ fn search_batch<'s>(
                     s.recycle();
                 }
                 order.commit(key, chunks, End::Part);
-                let file = Arc::new(file);
-                let ranges = size.div_ceil(PIECE as u64);
-                let mut part = key;
-                for r in 0..ranges {
-                    part = part.then();
-                    let end = if r + 1 == ranges && files.len() == 0 {
-                        End::Done
-                    } else {
-                        End::Part
-                    };
-                    let (file, input) = (file.clone(), input.clone());
-                    scope.spawn_fifo(move |_| {
-                        search_range_unit(&file, r, ranges, size, input, ctx, order, part, end);
-                    });
-                }
-                if files.len() > 0 {
-                    let rest: Vec<_> = files.collect();
-                    let next = part.then();
-                    scope.spawn_fifo(move |scope| search_batch(rest, next, ctx, order, scope));
-                }
+                order.flow.hand_back(Handback {
+                    key: key.then(),
+                    large: Some((Arc::new(file), size, input)),
+                    rest: files.collect(),
+                });
                 return;
             }
         }
         // The files left go to another thread while this one searches.
         let handed = (large || searched >= BATCH_SHARE) && files.len() > 0;
         if handed {
-            let rest: Vec<_> = files.by_ref().collect();
+            let rest = files.by_ref().collect();
             let next = key.then();
-            scope.spawn_fifo(move |scope| search_batch(rest, next, ctx, order, scope));
+            // Started here when there is room (no wait for the scheduler),
+            // else handed back.
+            if order.flow.try_start(next) {
+                spawn_batch(scope, rest, next, ctx, order);
+            } else {
+                order.flow.hand_back(Handback {
+                    key: next,
+                    large: None,
+                    rest,
+                });
+            }
         }
         let chunk = search_small(&input, started, ctx);
         searched += chunk.bytes;
@@ -1053,38 +1052,233 @@ fn search_batch<'s>(
     order.commit(key, chunks, End::Done);
 }
 
-/// A counting semaphore bounding the work in flight.
-struct Tokens {
-    free: Mutex<usize>,
+/// Starts a batch job for unit `key` (its room taken), counted as running
+/// until it ends: it may hand back.
+fn spawn_batch<'s>(
+    scope: &rayon::ScopeFifo<'s>,
+    inputs: Vec<Arc<Input>>,
+    key: Key,
+    ctx: Ctx<'s>,
+    order: &'s Order<'_, '_>,
+) {
+    lock(&order.flow.state).batches += 1;
+    scope.spawn_fifo(move |scope| {
+        search_batch(inputs, key, ctx, order, scope);
+        order.flow.batch_done();
+    });
+    // A scheduler asleep in `acquire` is a thread not stealing: wake it to
+    // take the job (a batch starts one while it searches a large file).
+    order.flow.cv.notify_all();
+}
+
+/// What a batch gives back to the scheduler, to be numbered from `key` on:
+/// a large file met (opened, with its size) to split into ranges, then the
+/// files after it as a batch.
+struct Handback {
+    key: Key,
+    large: Option<(Arc<File>, u64, Arc<Input>)>,
+    rest: Vec<Arc<Input>>,
+}
+
+/// The bound on the work in flight, and the way back from the batches to
+/// the scheduling thread. Only that thread waits here; a job never blocks
+/// (a job waiting inside the pool could hold up the very unit it waits
+/// for).
+struct Flow {
+    state: Mutex<FlowState>,
     cv: Condvar,
 }
 
-impl Tokens {
-    /// Takes a token. The scheduling thread is one of the pool's own: while
-    /// it waits it runs queued searches itself, so N threads means N busy
-    /// cores, not N searchers plus a reader competing with them.
-    fn acquire(&self) {
-        loop {
-            {
-                let mut f = lock(&self.free);
-                if *f > 0 {
-                    *f -= 1;
-                    return;
-                }
-            }
-            if rayon::yield_now() == Some(rayon::Yield::Executed) {
-                continue;
-            }
-            let mut f = lock(&self.free);
-            while *f == 0 {
-                f = self.cv.wait(f).unwrap_or_else(|e| e.into_inner());
-            }
+struct FlowState {
+    /// Units that may still be started before one is written (below zero
+    /// while the next unit to write runs without one: it holds up all the
+    /// others).
+    free: isize,
+    /// Of those, how many only parts of handbacks may take: the units the
+    /// scheduler started ahead wait for a handback's parts, so these must
+    /// not wait for them.
+    reserve: isize,
+    /// Handbacks waiting for the scheduler, by key.
+    handbacks: BTreeMap<Key, Handback>,
+    /// Batch jobs started and not finished: each may still hand back.
+    batches: usize,
+}
+
+impl Flow {
+    /// Room for `units` units, `reserve` of them kept for handbacks.
+    fn new(units: usize, reserve: usize) -> Flow {
+        Flow {
+            state: Mutex::new(FlowState {
+                free: units as isize,
+                reserve: reserve as isize,
+                handbacks: BTreeMap::new(),
+                batches: 0,
+            }),
+            cv: Condvar::new(),
         }
     }
 
     fn release(&self, n: usize) {
-        *lock(&self.free) += n;
+        lock(&self.state).free += n as isize;
         self.cv.notify_all();
+    }
+
+    fn hand_back(&self, h: Handback) {
+        lock(&self.state).handbacks.insert(h.key, h);
+        self.cv.notify_all();
+    }
+
+    /// Takes room for unit `key` if there is some (a job never waits).
+    fn try_start(&self, key: Key) -> bool {
+        let mut st = lock(&self.state);
+        let room = st.room(key);
+        if room {
+            st.free -= 1;
+        }
+        room
+    }
+
+    fn batch_done(&self) {
+        lock(&self.state).batches -= 1;
+        self.cv.notify_all();
+    }
+}
+
+impl FlowState {
+    /// Whether unit `key` may start now: parts of handbacks (`minor` > 0)
+    /// may take the reserve.
+    fn room(&self, key: Key) -> bool {
+        self.free > if key.minor > 0 { 0 } else { self.reserve }
+    }
+
+    /// The first handback, if it comes before `key` in the output.
+    fn first_before(&mut self, key: Key) -> Option<Handback> {
+        let (&k, _) = self.handbacks.first_key_value()?;
+        if k < key {
+            self.handbacks.remove(&k)
+        } else {
+            None
+        }
+    }
+}
+
+/// The scheduling thread's context: the scope to start jobs in, the order
+/// they are written in, and what every search needs.
+#[derive(Clone, Copy)]
+struct Sched<'r, 's, 'o, 'a> {
+    scope: &'r rayon::ScopeFifo<'s>,
+    order: &'s Order<'o, 'a>,
+    ctx: Ctx<'s>,
+}
+
+impl<'s> Sched<'_, 's, '_, '_> {
+    /// Takes room for unit `key`: a free unit, or none when `key` is the
+    /// next to write. Handbacks before `key` in the output are served
+    /// first. While it waits the thread runs queued searches itself, so N
+    /// threads means N busy cores, not N searchers plus a reader competing
+    /// with them.
+    fn acquire(self, key: Key) {
+        let flow = &self.order.flow;
+        loop {
+            let mut st = lock(&flow.state);
+            if let Some(h) = st.first_before(key) {
+                drop(st);
+                self.serve(h);
+                continue;
+            }
+            if st.room(key) || self.order.is_next(key) {
+                st.free -= 1;
+                return;
+            }
+            drop(st);
+            if rayon::yield_now() == Some(rayon::Yield::Executed) {
+                continue;
+            }
+            let mut st = lock(&flow.state);
+            while !st.room(key)
+                && st
+                    .handbacks
+                    .first_key_value()
+                    .map_or(true, |(&k, _)| k >= key)
+                && !self.order.is_next(key)
+            {
+                st = flow.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+    }
+
+    /// Starts the ranges of a handback's large file and its batch of the
+    /// files after it.
+    fn serve(self, h: Handback) {
+        let Sched { order, ctx, .. } = self;
+        let mut key = h.key;
+        if let Some((file, size, input)) = h.large {
+            let ranges = size.div_ceil(PIECE as u64);
+            for r in 0..ranges {
+                if ctx.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                self.acquire(key);
+                let end = if r + 1 == ranges && h.rest.is_empty() {
+                    End::Done
+                } else {
+                    End::Part
+                };
+                let (file, input) = (file.clone(), input.clone());
+                self.scope.spawn_fifo(move |_| {
+                    search_range_unit(&file, r, ranges, size, input, ctx, order, key, end);
+                });
+                key = key.then();
+            }
+        }
+        if !h.rest.is_empty() && !ctx.stop.load(Ordering::Relaxed) {
+            self.batch(h.rest, key);
+        }
+    }
+
+    /// Takes room for unit `key` and starts a batch job for it.
+    fn batch(self, inputs: Vec<Arc<Input>>, key: Key) {
+        self.acquire(key);
+        spawn_batch(self.scope, inputs, key, self.ctx, self.order);
+    }
+
+    /// Waits for the batches still running, serving what they hand back.
+    fn drain(self) {
+        let flow = &self.order.flow;
+        loop {
+            let mut st = lock(&flow.state);
+            if let Some((_, h)) = st.handbacks.pop_first() {
+                drop(st);
+                if !self.ctx.stop.load(Ordering::Relaxed) {
+                    self.serve(h);
+                }
+                continue;
+            }
+            if st.batches == 0 {
+                return;
+            }
+            drop(st);
+            if rayon::yield_now() == Some(rayon::Yield::Executed) {
+                continue;
+            }
+            let mut st = lock(&flow.state);
+            while st.handbacks.is_empty() && st.batches > 0 {
+                st = flow.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+    }
+
+    /// Input `i` (named `name`, or an error entry of the walk) could not be
+    /// read: one unit, numbered `seq` (then moved on), holding its message.
+    fn fail(self, seq: &mut usize, i: usize, name: Option<Arc<Input>>, message: String) {
+        let key = Key::unit(*seq);
+        self.acquire(key);
+        let chunk = Chunk {
+            name,
+            ..Chunk::failed(i, message)
+        };
+        self.order.commit(key, vec![chunk], End::Done);
+        *seq += 1;
     }
 }
 
@@ -1095,7 +1289,7 @@ impl Tokens {
 /// on two cores a third thread costs more than the writing.
 struct Order<'s, 'a> {
     state: Mutex<OrderState<'s, 'a>>,
-    tokens: Tokens,
+    flow: Flow,
     stop: &'s AtomicBool,
 }
 
@@ -1160,8 +1354,8 @@ impl OrderState<'_, '_> {
 }
 
 impl Order<'_, '_> {
-    /// Hands over unit `key`'s chunks and how far it got. Frees one token
-    /// for each scheduler unit written whole.
+    /// Hands over unit `key`'s chunks and how far it got. Frees room for
+    /// one unit for each unit written whole.
     fn commit(&self, key: Key, chunks: Vec<Chunk>, end: End) {
         let mut st = lock(&self.state);
         if st.next != key {
@@ -1177,7 +1371,10 @@ impl Order<'_, '_> {
             st.next = match end {
                 // The unit's job is still running and writes the rest.
                 End::Open => break,
-                End::Part => st.next.then(),
+                End::Part => {
+                    written += 1;
+                    st.next.then()
+                }
                 End::Done => {
                     written += 1;
                     Key::unit(st.next.major + 1)
@@ -1192,20 +1389,8 @@ impl Order<'_, '_> {
         }
         drop(st);
         if written > 0 {
-            self.tokens.release(written);
+            self.flow.release(written);
         }
-    }
-
-    /// Input `i` (named `name`, or an error entry of the walk) could not be
-    /// read: one unit, numbered `seq` (then moved on), holding its message.
-    fn fail(&self, seq: &mut usize, i: usize, name: Option<Arc<Input>>, message: String) {
-        self.tokens.acquire();
-        let chunk = Chunk {
-            name,
-            ..Chunk::failed(i, message)
-        };
-        self.commit(Key::unit(*seq), vec![chunk], End::Done);
-        *seq += 1;
     }
 
     /// Whether unit `key` is the one to write now: a job with much output
@@ -1233,17 +1418,14 @@ fn run_parallel(
             pending: BTreeMap::new(),
             result: Ok(()),
         }),
-        tokens: Tokens {
-            free: Mutex::new(4 * threads),
-            cv: Condvar::new(),
-        },
+        flow: Flow::new(4 * threads, threads),
         stop,
     };
-    let tokens = &order.tokens;
     let order_ref = &order;
     pool.install(|| {
         let order = order_ref;
         rayon::scope_fifo(|scope| {
+            let sched = Sched { scope, order, ctx };
             let mut seq = 0usize;
             // Small files go in batches of about a piece: one job and one
             // hand-over per batch, not per news article.
@@ -1254,14 +1436,10 @@ fn run_parallel(
             macro_rules! flush {
                 () => {
                     if !batch.is_empty() {
-                        tokens.acquire();
-                        let my = seq;
+                        let key = Key::unit(seq);
                         seq += 1;
-                        let jobs = std::mem::take(&mut batch);
                         batch_bytes = 0;
-                        scope.spawn_fifo(move |scope| {
-                            search_batch(jobs, Key::unit(my), ctx, order, scope);
-                        });
+                        sched.batch(std::mem::take(&mut batch), key);
                     }
                 };
             }
@@ -1272,7 +1450,7 @@ fn run_parallel(
                 let input = match item {
                     Err((i, msg)) => {
                         flush!();
-                        order.fail(&mut seq, i, None, msg);
+                        sched.fail(&mut seq, i, None, msg);
                         continue;
                     }
                     Ok(input) => input,
@@ -1330,12 +1508,11 @@ fn run_parallel(
                                     if stop.load(Ordering::Relaxed) {
                                         break;
                                     }
-                                    tokens.acquire();
-                                    let my = seq;
+                                    let key = Key::unit(seq);
                                     seq += 1;
+                                    sched.acquire(key);
                                     let file = file.clone();
                                     let input = input.clone();
-                                    let key = Key::unit(my);
                                     scope.spawn_fifo(move |_| {
                                         search_range_unit(
                                             &file,
@@ -1377,9 +1554,9 @@ fn run_parallel(
                             } else {
                                 None
                             };
-                            tokens.acquire();
                             let my = seq;
                             seq += 1;
+                            sched.acquire(Key::unit(my));
                             let input = input.clone();
                             scope.spawn_fifo(move |_| {
                                 // Line numbers relative to the piece.
@@ -1401,7 +1578,7 @@ fn run_parallel(
                     }
                     Err(err) => {
                         let msg = read_message(&input.entry, &err);
-                        order.fail(&mut seq, i, Some(input), msg);
+                        sched.fail(&mut seq, i, Some(input), msg);
                     }
                 }
             }
@@ -1409,6 +1586,7 @@ fn run_parallel(
             {
                 flush!();
             }
+            sched.drain();
         })
     });
     order
@@ -1551,6 +1729,84 @@ fn run_parse(cfg: &Config) -> i32 {
 mod tests {
     use super::*;
     use crate::scan::Match;
+
+    /// A `Write` into a shared buffer, for the order's sink.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            lock(&self.0).extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn chunk(text: &str) -> Vec<Chunk> {
+        let recs = Recs {
+            body: text.as_bytes().to_vec(),
+            count: 1,
+            ..Recs::default()
+        };
+        vec![Chunk {
+            input: 0,
+            name: None,
+            last: false,
+            bytes: 0,
+            body: Body::Recs(recs),
+            error: None,
+            piece_lines: None,
+        }]
+    }
+
+    /// Units and the parts batches hand back are written in key order,
+    /// whatever order they finish in, and each unit written frees room.
+    #[test]
+    fn order_writes_parts_of_units_in_key_order() {
+        let args = <crate::cli::Args as clap::Parser>::try_parse_from(["urlsift"]).unwrap();
+        let printer = Printer::new(&args.into_config().unwrap());
+        let out = Shared::default();
+        let mut sink = Sink {
+            out: Box::new(out.clone()),
+            printer: &printer,
+            seen: HashSet::new(),
+            found: false,
+            errors: false,
+            failed: None,
+            cur_input: usize::MAX,
+            cur_count: 0,
+            cur_lines: 0,
+            stats: Stats::default(),
+            buf: Vec::new(),
+        };
+        let stop = AtomicBool::new(false);
+        let order = Order {
+            state: Mutex::new(OrderState {
+                sink: &mut sink,
+                next: Key::default(),
+                pending: BTreeMap::new(),
+                result: Ok(()),
+            }),
+            flow: Flow::new(0, 0),
+            stop: &stop,
+        };
+        let k = |major, minor| Key { major, minor };
+        order.commit(k(1, 0), chunk("d "), End::Done);
+        order.commit(k(0, 2), chunk("c "), End::Open);
+        order.commit(k(0, 1), chunk("b "), End::Part);
+        assert!(lock(&out.0).is_empty(), "nothing before unit (0, 0)");
+        order.commit(k(0, 0), chunk("a "), End::Part);
+        // (0, 2) is still open: it writes the rest itself when it is next.
+        assert_eq!(&*lock(&out.0), b"a b c ");
+        assert!(order.is_next(k(0, 2)));
+        order.commit(k(0, 2), chunk("c2 "), End::Done);
+        order.commit(k(2, 0), chunk("e"), End::Done);
+        assert_eq!(&*lock(&out.0), b"a b c c2 d e");
+        // Five units written whole, five units of room back.
+        assert_eq!(lock(&order.flow.state).free, 5);
+    }
 
     #[test]
     fn pieces_cover_input_at_line_starts() {
