@@ -166,7 +166,11 @@ impl<R: Read> PieceReader<R> {
             .pop()
             .or_else(|| SHARED.take())
             .unwrap_or_default();
-        if data.len() < want {
+        if data.capacity() == 0 {
+            // Zeroed by the allocator (fresh pages from the kernel): no
+            // pass over a megabyte that a small file never reaches.
+            data = vec![0; want];
+        } else if data.len() < want {
             data.resize(want, 0);
         }
         let mut len = self.carry.len();
