@@ -707,9 +707,9 @@ fn gz_name(path: &Path) -> bool {
 /// Opens a file and tells whether it is gzip, by its name or its magic
 /// bytes (a positional read: the file position stays at the start; a
 /// failure there shows again at the first real read).
-fn open_peeked(path: &Path) -> io::Result<(File, bool)> {
+fn open_peeked(entry: &Entry, path: &Path) -> io::Result<(File, bool)> {
     use std::os::unix::fs::FileExt;
-    let f = File::open(path)?;
+    let f = entry.open()?;
     let mut magic = [0u8; 2];
     let gz = gz_name(path) || (f.read_at(&mut magic, 0).unwrap_or(0) == 2 && magic == GZIP_MAGIC);
     Ok((f, gz))
@@ -738,7 +738,7 @@ fn input_reader(entry: &Entry, regular: bool) -> io::Result<Box<dyn Read + Send>
         Entry::Stdin => Ok(Box::new(io::stdin())),
         Entry::File { path, .. } => {
             let gz = gz_name(path).then_some(true);
-            Ok(file_reader(File::open(path)?, gz, regular))
+            Ok(file_reader(entry.open()?, gz, regular))
         }
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }
@@ -975,7 +975,7 @@ fn large_plain(entry: &Entry) -> Option<(File, u64)> {
     if size <= SPLIT_MIN {
         return None;
     }
-    match open_peeked(path) {
+    match open_peeked(entry, path) {
         Ok((file, false)) => Some((file, size)),
         _ => None,
     }
@@ -1475,6 +1475,7 @@ fn run_parallel(
                         path,
                         regular: true,
                         size: None,
+                        ..
                     } if !ctx.msgs && !gz_name(path) => {
                         batch.push(input);
                         batch_bytes += UNSIZED;
@@ -1503,7 +1504,7 @@ fn run_parallel(
                     // by the pool's threads at once (Message-IDs need the
                     // messages in order, so not then).
                     Entry::File { path, .. } if size.is_some() && !ctx.msgs => {
-                        match open_peeked(path) {
+                        match open_peeked(&input.entry, path) {
                             Ok((file, false)) => {
                                 let file = std::sync::Arc::new(file);
                                 let size = size.unwrap_or(0);

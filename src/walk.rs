@@ -5,10 +5,15 @@
 //! so that their messages come out in order.
 
 use std::ffi::OsString;
-use std::fs;
+use std::fs::{self, File};
+use std::io;
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustix::fs::{Mode, OFlags};
 
 use crate::printer::escape_bytes;
 
@@ -28,9 +33,53 @@ pub enum Entry {
         /// symlink followed); a directory listing's regular files are not
         /// `stat`ed.
         size: Option<u64>,
+        /// The directory that listed it, open: the file is opened relative
+        /// to it.
+        dir: Option<Dir>,
     },
     /// A message for stderr (`urlsift: PATH: reason`, escaped).
     Error(String),
+}
+
+/// An open directory of the walk. Its files are opened relative to it
+/// (`openat`): one name to look up instead of every component of the path
+/// (a tenth of the kernel's time per news article).
+#[derive(Clone, Debug)]
+pub struct Dir(Arc<OwnedFd>);
+
+impl PartialEq for Dir {
+    fn eq(&self, other: &Dir) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Dir {}
+
+impl Entry {
+    /// Opens a file entry for reading (relative to its directory when the
+    /// walk listed it).
+    pub fn open(&self) -> io::Result<File> {
+        match self {
+            Entry::File {
+                path,
+                dir: Some(Dir(fd)),
+                ..
+            } => match path.file_name() {
+                Some(name) => {
+                    let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+                    Ok(File::from(rustix::fs::openat(
+                        &**fd,
+                        name,
+                        flags,
+                        Mode::empty(),
+                    )?))
+                }
+                None => File::open(path),
+            },
+            Entry::File { path, .. } => File::open(path),
+            _ => Err(io::Error::new(io::ErrorKind::InvalidInput, "not a file")),
+        }
+    }
 }
 
 /// The result of a whole walk (see [`Walker`] for the lazy form).
@@ -84,6 +133,8 @@ enum Top {
 #[derive(Debug)]
 struct Level {
     dir: PathBuf,
+    /// The directory open, when it could be opened (else paths are used).
+    fd: Option<Dir>,
     id: (u64, u64),
     errors: std::vec::IntoIter<Entry>,
     names: std::vec::IntoIter<(OsString, bool)>,
@@ -114,6 +165,7 @@ impl Walker {
                             path,
                             regular: md.is_file(),
                             size: md.is_file().then_some(md.len()),
+                            dir: None,
                         }),
                     }
                 })
@@ -153,7 +205,10 @@ impl Walker {
             }
         }
         names.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = rustix::fs::open(&dir, flags, Mode::empty()).ok();
         self.stack.push(Level {
+            fd: fd.map(|fd| Dir(Arc::new(fd))),
             dir,
             id,
             errors: errors.into_iter(),
@@ -190,6 +245,7 @@ impl Iterator for Walker {
                     path,
                     regular: true,
                     size: None,
+                    dir: level.fd.clone(),
                 });
             }
             match fs::metadata(&path) {
@@ -211,6 +267,7 @@ impl Iterator for Walker {
                         path,
                         regular: true,
                         size: Some(md.len()),
+                        dir: None,
                     })
                 }
                 // Sockets, FIFOs and devices met in a walk are skipped.
@@ -260,7 +317,8 @@ mod tests {
             Some(Entry::File {
                 path: top,
                 regular: true,
-                size: Some(1)
+                size: Some(1),
+                dir: None,
             })
         );
         assert!(w.stack.is_empty());
@@ -270,7 +328,9 @@ mod tests {
                     path,
                     regular,
                     size,
+                    dir,
                 } => {
+                    assert!(dir.is_some(), "opened relative to its directory");
                     assert!(regular);
                     assert_eq!(size, None, "a listed regular file is not stat-ed");
                     path.strip_prefix(d).unwrap().to_string_lossy().into_owned()
