@@ -54,9 +54,9 @@ fi
 
 # Timing in Python: one process per run, no shell in between; peak RSS
 # from GNU time in one more run of each command.
-python3 - "$bin" "$d" "$runs" "$size" "$BARE" "$big" <<'PY'
+python3 - "$bin" "$d" "$runs" "$size" "$BARE" "$big" "$dir" <<'PY'
 import os, statistics, subprocess, sys, time  # noqa
-bin, d, runs, size, bare, big = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+bin, d, runs, size, bare, big, dir_ = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7]
 
 def warm(root):
     """Puts every file in the page cache the way a sequential read from
@@ -136,7 +136,16 @@ if big:
     h1, h4 = pair(mb(2), mb(2), d)[0], pair(mb(2), mb(2), big)[0]
     c1, c4 = pair(us(1), us(1), d)[0], pair(us(1), us(1), big)[0]
     big_mbox = os.path.getsize(os.path.join(big, "mail.mbox"))
+    # The fixed cost of a run (start, threads, exit), from an empty input:
+    # time linear in bytes is what remains once it is taken off.
+    empty = os.path.join(dir_, "empty")
+    open(empty, "wb").close()
+    z1 = statistics.median(run([bin, "-j1", "-n", empty], dir_)[0] for _ in range(runs))
+    z2 = statistics.median(run([bin, "-j2", "-n", empty], dir_)[0] for _ in range(runs))
+    lin = lambda a, b, z: (med(b) - z) / (med(a) - z)
     print(f"growth: mail.mbox {big_mbox/mbox:.2f}x the bytes took {med(g4)/med(g1):.2f}x the time with -j1 and "
-          f"{med(h4)/med(h1):.2f}x with -j2 (linear: 4.00 +- 10%); peak RSS {rss(g4):.1f} MiB (-j1), "
-          f"{rss(h4):.1f} MiB (-j2); the whole corpus (same 2000 articles, larger) took {med(c4)/med(c1):.2f}x")
+          f"{med(h4)/med(h1):.2f}x with -j2; less the fixed cost of a run ({z1*1e3:.1f} / {z2*1e3:.1f} ms, "
+          f"an empty input) {lin(g1, g4, z1):.2f}x and {lin(h1, h4, z2):.2f}x (linear: 4.00 +- 10%); "
+          f"peak RSS {rss(g4):.1f} MiB (-j1), {rss(h4):.1f} MiB (-j2); the whole corpus (same 2000 "
+          f"articles, larger) took {med(c4)/med(c1):.2f}x")
 PY

@@ -1410,10 +1410,25 @@ fn run_parallel(
     sink: &mut Sink<'_>,
     threads: usize,
 ) -> io::Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new()
+    // The process-wide pool when it can be this size (the command's case:
+    // it is never torn down, so exiting costs no handshake with its
+    // threads); a pool of its own when a library caller's earlier run set
+    // the process-wide one to another size.
+    let global = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .build()
-        .map_err(io::Error::other)?;
+        .build_global()
+        .is_ok()
+        || rayon::current_num_threads() == threads;
+    let local = if global {
+        None
+    } else {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(io::Error::other)?,
+        )
+    };
     let stop = ctx.stop;
     let order = Order {
         state: Mutex::new(OrderState {
@@ -1426,7 +1441,9 @@ fn run_parallel(
         stop,
     };
     let order_ref = &order;
-    pool.install(|| {
+    // Run on the pool's threads (from outside them, `scope_fifo` hands its
+    // body to one and waits).
+    let work = || {
         let order = order_ref;
         rayon::scope_fifo(|scope| {
             let sched = Sched { scope, order, ctx };
@@ -1593,7 +1610,11 @@ fn run_parallel(
             }
             sched.drain();
         })
-    });
+    };
+    match &local {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
     order
         .state
         .into_inner()
