@@ -5,8 +5,8 @@
 #   benches/compare.sh [--size 256M] [--runs 5] [--growth] [--dir DIR]
 #
 # Generates `gen-corpus --size SIZE --seed 1` (kept in DIR, default
-# /tmp/urlsift-bench, and reused when it is already there), puts it in the
-# page cache as a sequential read does (see `warm`), then runs each
+# /tmp/urlsift-bench, and reused when it is already there), reads it into
+# the page cache, then runs each
 # pair of commands RUNS times, alternating, and prints the median time of
 # each, the median of the paired ratios, and peak RSS (/usr/bin/time -v).
 # --growth also generates a 4x corpus and reports the time ratio (linear
@@ -59,18 +59,21 @@ import os, statistics, subprocess, sys, time  # noqa
 bin, d, runs, size, bare, big, dir_ = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7]
 
 def warm(root):
-    """Puts every file in the page cache the way a sequential read from
-    disk does: dropped first, then read. Files the generator just wrote
-    sit in pages as the writes left them, which cost the kernel's copy up
-    to twice as much per byte (the 1 GiB mailbox's bare read took 5.1x the
-    256 MiB one's for 4x the bytes): both tools, and both corpora of the
-    growth figure, then meet the same state."""
     for dirpath, _, files in os.walk(root):
         for f in files:
-            with open(os.path.join(dirpath, f), "rb") as fh:
-                os.posix_fadvise(fh.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
-                while fh.read(1 << 20):
-                    pass
+            reread(os.path.join(dirpath, f), drop=False)
+
+def reread(path, drop):
+    """Reads a file into the page cache; with `drop`, out of it first, so
+    that it sits there as a sequential read leaves it. A file the
+    generator just wrote sits in pages as its writes left them, which can
+    cost the kernel's copy twice as much per byte: the 1 GiB mailbox's bare
+    read once took 5.1x the 256 MiB one's for 4x the bytes."""
+    with open(path, "rb") as fh:
+        if drop:
+            os.posix_fadvise(fh.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+        while fh.read(1 << 20):
+            pass
 
 DEVNULL = os.open(os.devnull, os.O_WRONLY)
 
@@ -128,6 +131,9 @@ row("urlsift -j1 -H -n mail.mbox news vs rg -j1 -n -o BARE", u1, r1, "<= 0.83", 
 row("urlsift -j2 -H -n mail.mbox news vs rg -j2 -n -o BARE", u2, r2, "<= 0.65", nbytes)
 row("urlsift -j2 -n mail.mbox vs urlsift -j1 -n mail.mbox", m2, m1, "<= 0.62", mbox)
 if big:
+    # The two mailboxes compared in the same page-cache state.
+    reread(os.path.join(d, "mail.mbox"), drop=True)
+    reread(os.path.join(big, "mail.mbox"), drop=True)
     warm(big)
     # Bytes, not files: gen-corpus writes 2000 articles at any size, so the
     # mailbox (4x the bytes) is the clean measure of growth.
