@@ -386,7 +386,23 @@ struct Sink<'a> {
     buf: Vec<u8>,
 }
 
-impl Sink<'_> {
+impl<'a> Sink<'a> {
+    fn new(out: Box<dyn Write + Send>, printer: &'a Printer) -> Sink<'a> {
+        Sink {
+            out,
+            printer,
+            seen: HashSet::new(),
+            found: false,
+            errors: false,
+            failed: None,
+            cur_input: usize::MAX,
+            cur_count: 0,
+            cur_lines: 0,
+            stats: Stats::default(),
+            buf: Vec::new(),
+        }
+    }
+
     /// Writes `r`, its relative line numbers moved by `base`.
     fn write_recs(&mut self, mut r: Recs, base: u64) -> io::Result<()> {
         let n = if self.printer.unique() {
@@ -773,19 +789,7 @@ pub fn run(cfg: Config) -> i32 {
     } else {
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
     };
-    let mut sink = Sink {
-        out,
-        printer: &printer,
-        seen: HashSet::new(),
-        found: false,
-        errors: false,
-        failed: None,
-        cur_input: usize::MAX,
-        cur_count: 0,
-        cur_lines: 0,
-        stats: Stats::default(),
-        buf: Vec::new(),
-    };
+    let mut sink = Sink::new(out, &printer);
     let scanner = Scanner::new()
         .policy(cfg.policy)
         .limits(cfg.limits)
@@ -1794,19 +1798,7 @@ mod tests {
         let args = <crate::cli::Args as clap::Parser>::try_parse_from(["urlsift"]).unwrap();
         let printer = Printer::new(&args.into_config().unwrap());
         let out = Shared::default();
-        let mut sink = Sink {
-            out: Box::new(out.clone()),
-            printer: &printer,
-            seen: HashSet::new(),
-            found: false,
-            errors: false,
-            failed: None,
-            cur_input: usize::MAX,
-            cur_count: 0,
-            cur_lines: 0,
-            stats: Stats::default(),
-            buf: Vec::new(),
-        };
+        let mut sink = Sink::new(Box::new(out.clone()), &printer);
         let stop = AtomicBool::new(false);
         let order = Order {
             state: Mutex::new(OrderState {
