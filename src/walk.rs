@@ -1,5 +1,6 @@
-//! Turns the command's paths into the sorted list of inputs: files as
-//! given, directories walked recursively with entries sorted by name bytes,
+//! Turns the command's paths into the inputs in order, one directory
+//! listed at a time ([`Walker`]): files as given, directories walked
+//! recursively with entries sorted by name bytes,
 //! symlinks followed with loop detection by the (device, inode) of the
 //! ancestor directories. Unreadable paths become error entries, in place,
 //! so that their messages come out in order.
@@ -43,7 +44,7 @@ pub enum Entry {
 
 /// An open directory of the walk. Its files are opened relative to it
 /// (`openat`): one name to look up instead of every component of the path
-/// (a tenth of the kernel's time per news article).
+/// (3% less CPU over 20,000 small files).
 #[derive(Clone, Debug)]
 pub struct Dir(Arc<OwnedFd>);
 
