@@ -502,7 +502,6 @@ impl Scanner {
         each: &mut dyn FnMut(&mut Match),
     ) -> u64 {
         let mut engine = Engine::new(*self);
-        engine.count_tail = count_rest;
         // The engine counts from the start of the line the piece begins in,
         // so columns and the quote prefix come out right.
         let back = context.column;
@@ -702,9 +701,6 @@ pub(crate) struct Engine {
     out: Match,
     /// The search for `<`.
     skip: Skip,
-    /// Whether [`Engine::scan`] counts line feeds to the end of what it
-    /// scanned (a one-shot piece scan may stop at the last match).
-    count_tail: bool,
 }
 
 /// The search for `<`, the only work the hot loop does on plain text. With
@@ -821,15 +817,15 @@ impl Engine {
                 rejection: None,
             },
             skip: Skip::new(),
-            count_tail: true,
         }
     }
 
     /// Scans `buf` (absolute offset `base`) from where the last call
     /// stopped, reporting candidates whose `<` is before `limit` (relative).
-    /// `eof` says no bytes follow `buf`. Returns the absolute offset of the
-    /// first byte still needed; everything before it has been accounted for
-    /// (line numbers, quote prefix) and may be dropped.
+    /// `eof` says no bytes follow `buf`. Returns where the scan stopped
+    /// (relative): a candidate that needs more bytes, or `limit`. Line feeds
+    /// are counted only as far as the candidates needed (see
+    /// [`Engine::settle`]).
     pub(crate) fn scan(
         &mut self,
         buf: &[u8],
@@ -837,7 +833,7 @@ impl Engine {
         eof: bool,
         limit: usize,
         emit: &mut dyn FnMut(&mut Match),
-    ) -> u64 {
+    ) -> usize {
         debug_assert!(self.resume >= base);
         let n = buf.len();
         let limit = limit.min(n);
@@ -872,19 +868,26 @@ impl Engine {
             }
         };
         self.resume = base + keep as u64;
-        // An escape sequence cut by the end of the window is kept whole, so
-        // that the two-byte state never sees half of one.
+        keep
+    }
+
+    /// For a caller that drops the window's bytes before a later call (a
+    /// stream): accounts for them (line numbers, the last line's quote
+    /// prefix and two-byte state) up to the first byte still needed, which
+    /// it returns (absolute). `keep` is what [`Engine::scan`] returned; an
+    /// escape sequence cut by the end of the window is kept whole, so that
+    /// the two-byte state never sees half of one. A one-shot scan needs
+    /// none of this.
+    pub(crate) fn settle(&mut self, buf: &[u8], base: u64, eof: bool, keep: usize) -> u64 {
+        let n = buf.len();
         let mut retain = keep;
         if !eof && keep == n {
             if let Some(k) = memrchr(ESC, &buf[n.saturating_sub(2)..n]) {
                 retain = n.saturating_sub(2) + k;
             }
         }
-        // Account for the bytes that may now be dropped.
         let retain = base + retain as u64;
-        if self.count_tail {
-            self.count_lines(buf, base, retain);
-        }
+        self.count_lines(buf, base, retain);
         if self.line_start < retain {
             self.line_state(buf, base, retain);
         }

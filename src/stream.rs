@@ -44,11 +44,11 @@ impl Roll {
     /// Scans the buffer and drops what is no longer needed.
     fn scan(&mut self, eof: bool, out: &mut VecDeque<Match>) {
         let n = self.len;
-        let keep = self
-            .engine
-            .scan(&self.buf[..n], self.base, eof, n, &mut |m| {
-                out.push_back(m.clone())
-            });
+        let buf = &self.buf[..n];
+        let stop = self.engine.scan(buf, self.base, eof, n, &mut |m| {
+            out.push_back(m.clone())
+        });
+        let keep = self.engine.settle(buf, self.base, eof, stop);
         let drop = (keep - self.base) as usize;
         self.buf.copy_within(drop..n, 0);
         self.len = n - drop;
