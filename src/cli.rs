@@ -193,10 +193,7 @@ impl Args {
             if s.is_empty() {
                 continue;
             }
-            if !s
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
-            {
+            if crate::class::scheme_run(s.as_bytes()) != s.len() {
                 return Err(format!("--scheme: {s:?} is not a scheme name"));
             }
             schemes.push(s.to_ascii_lowercase());

@@ -153,10 +153,7 @@ fn run(dfa: &dense::DFA<Vec<u32>>, body: &[u8], base: usize) -> Verdict {
 /// `policy`? Same language as `valid(url, lenient)` of ref-extract.
 pub fn check(input: &[u8], policy: Policy) -> Verdict {
     // scheme = 1*[ alpha | digit | "+" | "-" | "." ], then ":".
-    let mut i = 0;
-    while i < input.len() && crate::class::is(input[i], crate::class::SCHEME) {
-        i += 1;
-    }
+    let i = crate::class::scheme_run(input);
     if i == input.len() {
         return Verdict::Reject(i);
     }

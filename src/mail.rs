@@ -116,7 +116,7 @@ impl MessageTracker {
                         continue;
                     }
                 }
-                self.header_line(line, offset, &mut map);
+                self.header_line(line, &mut map);
                 i = e + 1;
                 continue;
             }
@@ -127,7 +127,7 @@ impl MessageTracker {
             }
             // Body of an mbox message: the next "From " line after a blank line.
             if i == 0 && self.prev_blank && piece.starts_with(b"From ") {
-                self.start_message(offset, &mut map);
+                self.start_message(offset);
                 i = memchr(b'\n', piece).map_or(n, |k| k + 1);
                 continue;
             }
@@ -147,7 +147,7 @@ impl MessageTracker {
             }
             match found {
                 Some(s) => {
-                    self.start_message(offset + s as u64, &mut map);
+                    self.start_message(offset + s as u64);
                     i = memchr(b'\n', &piece[s..]).map_or(n, |k| s + k + 1);
                 }
                 None => {
@@ -167,14 +167,14 @@ impl MessageTracker {
         map
     }
 
-    fn start_message(&mut self, at: u64, _map: &mut MessageMap) {
+    fn start_message(&mut self, at: u64) {
         self.msg_start = at;
         self.in_header = true;
         self.folding = false;
         self.current = None;
     }
 
-    fn header_line(&mut self, line: &[u8], _offset: u64, map: &mut MessageMap) {
+    fn header_line(&mut self, line: &[u8], map: &mut MessageMap) {
         if is_blank(line) {
             self.in_header = false;
             self.folding = false;

@@ -176,25 +176,33 @@ pub fn json_str(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-fn json_opt(out: &mut Vec<u8>, s: Option<&str>) {
+pub(crate) fn json_opt(out: &mut Vec<u8>, s: Option<&str>) {
     match s {
         Some(s) => json_str(out, s),
         None => out.extend_from_slice(b"null"),
     }
 }
 
+/// A URL's section 6 warnings as a JSON array of `{code, message, offset}`.
+pub(crate) fn json_warnings(out: &mut Vec<u8>, url: &Url<'_>) {
+    out.push(b'[');
+    for (i, w) in url.warnings().iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"code\":");
+        json_str(out, w.kind.code());
+        out.extend_from_slice(b",\"message\":");
+        json_str(out, &w.kind.to_string());
+        let _ = write!(out, ",\"offset\":{}}}", w.offset);
+    }
+    out.push(b']');
+}
+
 /// The scheme name before the first `:` of a candidate, if it is one.
 fn candidate_scheme(bytes: &[u8]) -> Option<&[u8]> {
-    let c = memchr::memchr(b':', bytes)?;
-    let s = &bytes[..c];
-    if !s.is_empty()
-        && s.iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(b))
-    {
-        Some(s)
-    } else {
-        None
-    }
+    let k = crate::class::scheme_run(bytes);
+    (k > 0 && bytes.get(k) == Some(&b':')).then(|| &bytes[..k])
 }
 
 impl Printer {
@@ -280,6 +288,9 @@ impl Printer {
             if !self.scheme_ok(candidate_scheme(reading)) {
                 continue;
             }
+            // Parsed at most once, when JSON or `-u` first asks.
+            let mut url = None;
+            let mut parsed = || *url.get_or_insert_with(|| parse(reading));
             match self.mode {
                 Mode::Count | Mode::FilesWithMatches => {}
                 Mode::Plain => {
@@ -288,12 +299,12 @@ impl Printer {
                     out.extend_from_slice(reading);
                     out.push(b'\n');
                 }
-                Mode::Json => match parse(reading) {
+                Mode::Json => match parsed() {
                     Some(url) => self.json_url(recs, name, m, &url, msgid),
                     None => continue,
                 },
             }
-            self.record(recs, || match parse(reading) {
+            self.record(recs, || match parsed() {
                 Some(url) => url.normalized(),
                 None => String::from_utf8_lossy(reading).into_owned(),
             });
@@ -354,24 +365,15 @@ impl Printer {
         out.extend_from_slice(b",\"fragment\":");
         json_opt(out, url.fragment());
         self.json_tail(out, m);
-        out.extend_from_slice(b",\"warnings\":[");
-        for (i, w) in url.warnings().iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(b"{\"code\":");
-            json_str(out, w.kind.code());
-            out.extend_from_slice(b",\"message\":");
-            json_str(out, &w.kind.to_string());
-            let _ = write!(out, ",\"offset\":{}}}", w.offset);
-        }
-        out.extend_from_slice(b"],\"message_id\":");
+        out.extend_from_slice(b",\"warnings\":");
+        json_warnings(out, url);
+        out.extend_from_slice(b",\"message_id\":");
         json_opt(out, msgid);
         out.extend_from_slice(b"}\n");
     }
 
     fn push_invalid(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
-        let reason = m.rejection().map(|r| r.to_string()).unwrap_or_default();
+        let reason = || m.rejection().map(|r| r.to_string()).unwrap_or_default();
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
             Mode::Plain => {
@@ -379,7 +381,7 @@ impl Printer {
                 let out = &mut recs.body;
                 escape_bytes(out, m.as_bytes());
                 out.push(b'\t');
-                out.extend_from_slice(reason.as_bytes());
+                out.extend_from_slice(reason().as_bytes());
                 out.push(b'\n');
             }
             Mode::Json => {
@@ -390,7 +392,7 @@ impl Printer {
                 out.extend_from_slice(b",\"warnings\":[],\"message_id\":");
                 json_opt(out, msgid);
                 out.extend_from_slice(b",\"reason\":");
-                json_str(out, &reason);
+                json_str(out, &reason());
                 let offset = m.error().map(|e| e.offset());
                 match offset {
                     Some(o) => {

@@ -42,7 +42,7 @@ use flate2::read::MultiGzDecoder;
 
 use crate::cli::{Config, Mode};
 use crate::mail::{MessageMap, MessageTracker};
-use crate::printer::{json_str, InputName, Printer, Recs};
+use crate::printer::{json_opt, json_str, json_warnings, InputName, Printer, Recs};
 use crate::scan::{PieceContext, Scanner};
 use crate::url::Url;
 use crate::walk::{self, Entry, Walker};
@@ -1715,22 +1715,10 @@ fn run_parse(cfg: &Config) -> i32 {
                     json_str(&mut out, v);
                 }
                 out.extend_from_slice(b"},\"fragment\":");
-                match u.fragment() {
-                    Some(f) => json_str(&mut out, f),
-                    None => out.extend_from_slice(b"null"),
-                }
-                out.extend_from_slice(b",\"warnings\":[");
-                for (k, w) in u.warnings().iter().enumerate() {
-                    if k > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(b"{\"code\":");
-                    json_str(&mut out, w.kind.code());
-                    out.extend_from_slice(b",\"message\":");
-                    json_str(&mut out, &w.kind.to_string());
-                    let _ = write!(out, ",\"offset\":{}}}", w.offset);
-                }
-                out.extend_from_slice(b"],\"error\":null}\n");
+                json_opt(&mut out, u.fragment());
+                out.extend_from_slice(b",\"warnings\":");
+                json_warnings(&mut out, &u);
+                out.extend_from_slice(b",\"error\":null}\n");
             }
             Err(e) => {
                 all_valid = false;

@@ -45,9 +45,9 @@ impl Roll {
     fn scan(&mut self, eof: bool, out: &mut VecDeque<Match>) {
         let n = self.len;
         let buf = &self.buf[..n];
-        let stop = self.engine.scan(buf, self.base, eof, n, &mut |m| {
-            out.push_back(m.clone())
-        });
+        let stop = self
+            .engine
+            .scan(buf, self.base, eof, n, &mut |m| out.push_back(m.clone()));
         let keep = self.engine.settle(buf, self.base, eof, stop);
         let drop = (keep - self.base) as usize;
         self.buf.copy_within(drop..n, 0);

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use rustix::fs::{Mode, OFlags};
 
-use crate::printer::escape_bytes;
+use crate::printer::escape_string;
 
 /// One input to search, or an error to report at its place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,9 +94,8 @@ pub struct Walk {
 
 /// `urlsift: PATH: reason` with the path escaped.
 pub fn message(path: &Path, reason: &dyn std::fmt::Display) -> String {
-    let mut v = Vec::new();
-    escape_bytes(&mut v, path.as_os_str().as_bytes());
-    format!("urlsift: {}: {}", String::from_utf8_lossy(&v), reason)
+    let path = escape_string(path.as_os_str().as_bytes());
+    format!("urlsift: {path}: {reason}")
 }
 
 /// Lists all the inputs named by `paths` (none: stdin).

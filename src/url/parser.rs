@@ -603,10 +603,7 @@ pub(super) fn parse(s: &[u8], policy: Policy) -> R<Parts> {
         ));
     }
     // scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (2.1, any case)
-    let mut i = 0;
-    while i < s.len() && is(s[i], class::SCHEME) {
-        i += 1;
-    }
+    let i = class::scheme_run(s);
     match s.get(i) {
         None => return Err(ParseError::new(i, ErrorKind::SchemeMissingColon, "scheme")),
         Some(b':') if i > 0 => {}
