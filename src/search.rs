@@ -1186,29 +1186,41 @@ impl<'s> Sched<'_, 's, '_, '_> {
     /// threads means N busy cores, not N searchers plus a reader competing
     /// with them.
     fn acquire(self, key: Key) {
+        let order = self.order;
+        self.wait_until(key, |st| st.room(key) || order.is_next(key))
+            .free -= 1;
+    }
+
+    /// Serves the handbacks before `key` in the output until `ready`
+    /// holds, running queued searches meanwhile; returns the state, locked.
+    fn wait_until(
+        self,
+        key: Key,
+        ready: impl Fn(&FlowState) -> bool,
+    ) -> std::sync::MutexGuard<'s, FlowState> {
         let flow = &self.order.flow;
         loop {
             let mut st = lock(&flow.state);
             if let Some(h) = st.first_before(key) {
                 drop(st);
-                self.serve(h);
+                if !self.ctx.stop.load(Ordering::Relaxed) {
+                    self.serve(h);
+                }
                 continue;
             }
-            if st.room(key) || self.order.is_next(key) {
-                st.free -= 1;
-                return;
+            if ready(&st) {
+                return st;
             }
             drop(st);
             if rayon::yield_now() == Some(rayon::Yield::Executed) {
                 continue;
             }
             let mut st = lock(&flow.state);
-            while !st.room(key)
+            while !ready(&st)
                 && st
                     .handbacks
                     .first_key_value()
                     .map_or(true, |(&k, _)| k >= key)
-                && !self.order.is_next(key)
             {
                 st = flow.cv.wait(st).unwrap_or_else(|e| e.into_inner());
             }
@@ -1252,28 +1264,11 @@ impl<'s> Sched<'_, 's, '_, '_> {
 
     /// Waits for the batches still running, serving what they hand back.
     fn drain(self) {
-        let flow = &self.order.flow;
-        loop {
-            let mut st = lock(&flow.state);
-            if let Some((_, h)) = st.handbacks.pop_first() {
-                drop(st);
-                if !self.ctx.stop.load(Ordering::Relaxed) {
-                    self.serve(h);
-                }
-                continue;
-            }
-            if st.batches == 0 {
-                return;
-            }
-            drop(st);
-            if rayon::yield_now() == Some(rayon::Yield::Executed) {
-                continue;
-            }
-            let mut st = lock(&flow.state);
-            while st.handbacks.is_empty() && st.batches > 0 {
-                st = flow.cv.wait(st).unwrap_or_else(|e| e.into_inner());
-            }
-        }
+        let last = Key {
+            major: usize::MAX,
+            minor: usize::MAX,
+        };
+        drop(self.wait_until(last, |st| st.batches == 0));
     }
 
     /// Input `i` (named `name`, or an error entry of the walk) could not be
@@ -1486,80 +1481,57 @@ fn run_parallel(
                 // batched without a `stat` (the batch splits what turns out
                 // large), unless Message-IDs (whole messages in order) or a
                 // gzip name (one stream) want it read by this thread.
-                let size = match &input.entry {
-                    Entry::File {
-                        regular: true,
-                        size: Some(n),
-                        ..
-                    } => Some(*n),
+                let (size, weight) = match &input.entry {
                     Entry::File {
                         path,
                         regular: true,
                         size: None,
                         ..
-                    } if !ctx.msgs && !gz_name(path) => {
-                        batch.push(input);
-                        batch_bytes += UNSIZED;
-                        if batch_bytes >= PIECE as u64 {
-                            flush!();
-                        }
-                        continue;
+                    } if !ctx.msgs && !gz_name(path) => (None, Some(UNSIZED)),
+                    Entry::File {
+                        regular: true,
+                        size: Some(n),
+                        ..
+                    } => (Some(*n), Some(*n).filter(|&n| n <= SPLIT_MIN)),
+                    Entry::File { path, .. } => {
+                        let n = std::fs::metadata(path)
+                            .ok()
+                            .filter(|md| md.is_file())
+                            .map(|md| md.len());
+                        (n, n.filter(|&n| n <= SPLIT_MIN))
                     }
-                    Entry::File { path, .. } => std::fs::metadata(path)
-                        .ok()
-                        .filter(|md| md.is_file())
-                        .map(|md| md.len()),
-                    _ => None,
+                    _ => (None, None),
                 };
-                if size.is_some_and(|n| n <= SPLIT_MIN) {
+                if let Some(w) = weight {
                     batch.push(input);
-                    batch_bytes += size.unwrap_or(0);
+                    batch_bytes += w;
                     if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
                         flush!();
                     }
                     continue;
                 }
                 flush!();
-                let reader = match &input.entry {
+                let reader = match (&input.entry, size) {
                     // A large regular file: its ranges are read and searched
-                    // by the pool's threads at once (Message-IDs need the
-                    // messages in order, so not then).
-                    Entry::File { path, .. } if size.is_some() && !ctx.msgs => {
+                    // by the pool's threads at once, the parts of one unit
+                    // (Message-IDs need the messages in order, so not then).
+                    (Entry::File { path, .. }, Some(size)) if !ctx.msgs => {
                         match open_peeked(&input.entry, path) {
                             Ok((file, false)) => {
-                                let file = std::sync::Arc::new(file);
-                                let size = size.unwrap_or(0);
-                                let ranges = size.div_ceil(PIECE as u64);
-                                for r in 0..ranges {
-                                    if stop.load(Ordering::Relaxed) {
-                                        break;
-                                    }
-                                    let key = Key::unit(seq);
-                                    seq += 1;
-                                    sched.acquire(key);
-                                    let file = file.clone();
-                                    let input = input.clone();
-                                    scope.spawn_fifo(move |_| {
-                                        search_range_unit(
-                                            &file,
-                                            r,
-                                            ranges,
-                                            size,
-                                            input,
-                                            ctx,
-                                            order,
-                                            key,
-                                            End::Done,
-                                        );
-                                    });
-                                }
+                                let key = Key::unit(seq);
+                                seq += 1;
+                                sched.serve(Handback {
+                                    key,
+                                    large: Some((Arc::new(file), size, input)),
+                                    rest: Vec::new(),
+                                });
                                 continue;
                             }
                             Ok((file, true)) => Ok(file_reader(file, Some(true), true)),
                             Err(err) => Err(err),
                         }
                     }
-                    e => input_reader(e, input.regular()),
+                    (e, _) => input_reader(e, input.regular()),
                 };
                 match reader {
                     // Stdin, gzip, or Message-IDs wanted: read here in
