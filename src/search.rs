@@ -335,19 +335,13 @@ pub struct Stats {
     pub matches: u64,
 }
 
-/// What a search step hands to the writer.
-enum Body {
-    Recs(Recs),
-    Empty,
-}
-
 struct Chunk {
     input: usize,
     /// The input's name (`None` for an error entry).
     name: Option<Arc<Input>>,
     last: bool,
     bytes: u64,
-    body: Body,
+    body: Recs,
     error: Option<String>,
     /// For a piece of a split input: its line feeds. Its records carry
     /// line numbers relative to the piece, which the writer (taking pieces
@@ -363,7 +357,7 @@ impl Chunk {
             name: None,
             last: true,
             bytes: 0,
-            body: Body::Empty,
+            body: Recs::default(),
             error: Some(message),
             piece_lines: None,
         }
@@ -375,8 +369,6 @@ struct Sink<'a> {
     out: Box<dyn Write + Send>,
     printer: &'a Printer,
     seen: HashSet<String>,
-    found: bool,
-    errors: bool,
     /// The last input whose error was reported.
     failed: Option<usize>,
     cur_input: usize,
@@ -392,8 +384,6 @@ impl<'a> Sink<'a> {
             out,
             printer,
             seen: HashSet::new(),
-            found: false,
-            errors: false,
             failed: None,
             cur_input: usize::MAX,
             cur_count: 0,
@@ -432,7 +422,6 @@ impl<'a> Sink<'a> {
         };
         self.cur_count += n;
         self.stats.matches += n;
-        self.found |= n > 0;
         Ok(())
     }
 
@@ -444,14 +433,12 @@ impl<'a> Sink<'a> {
         }
         self.stats.bytes += c.bytes;
         let name = c.name.as_ref().map(|input| &input.name);
-        if let Body::Recs(r) = c.body {
-            let mut base = 0;
-            if let Some(lines) = c.piece_lines {
-                base = self.cur_lines;
-                self.cur_lines += lines;
-            }
-            self.write_recs(r, base)?;
+        let mut base = 0;
+        if let Some(lines) = c.piece_lines {
+            base = self.cur_lines;
+            self.cur_lines += lines;
         }
+        self.write_recs(c.body, base)?;
         if c.last {
             if let Some(name) = name {
                 self.stats.files += 1;
@@ -475,7 +462,6 @@ impl<'a> Sink<'a> {
                 self.out.flush()?;
                 eprintln!("{e}");
             }
-            self.errors = true;
         }
         Ok(())
     }
@@ -731,31 +717,19 @@ fn open_peeked(entry: &Entry, path: &Path) -> io::Result<(File, bool)> {
     Ok((f, gz))
 }
 
-/// The reader of an opened file: decompressed if `gz`, else plain, and
-/// decided on the first read when not known (see [`Sniffed`], also for
-/// `regular`).
-fn file_reader(f: File, gz: Option<bool>, regular: bool) -> Box<dyn Read + Send> {
-    let state = match gz {
-        Some(true) => return Box::new(MultiGzDecoder::new(f)),
-        Some(false) => Sniff::Plain(f),
-        None => Sniff::Unknown(f),
-    };
-    Box::new(Sniffed {
-        state,
-        regular,
-        eof: false,
-    })
-}
-
 /// Opens an input; a file's gzip-ness is decided by its name or on the
-/// first read.
-fn input_reader(entry: &Entry, regular: bool) -> io::Result<Box<dyn Read + Send>> {
+/// first read (see [`Sniffed`], also for what a known regular file saves).
+fn input_reader(entry: &Entry) -> io::Result<Box<dyn Read + Send>> {
     match entry {
         Entry::Stdin => Ok(Box::new(io::stdin())),
-        Entry::File { path, .. } => {
-            let gz = gz_name(path).then_some(true);
-            Ok(file_reader(entry.open()?, gz, regular))
+        Entry::File { path, .. } if gz_name(path) => {
+            Ok(Box::new(MultiGzDecoder::new(entry.open()?)))
         }
+        Entry::File { regular, .. } => Ok(Box::new(Sniffed {
+            state: Sniff::Unknown(entry.open()?),
+            regular: *regular,
+            eof: false,
+        })),
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }
 }
@@ -807,8 +781,8 @@ pub fn run(cfg: Config) -> i32 {
         run_parallel(inputs, ctx, &mut sink, cfg.threads)
     }
     .and_then(|_| sink.out.flush());
-    let mut code = if sink.found { 0 } else { 1 };
-    if sink.errors {
+    let mut code = if sink.stats.matches > 0 { 0 } else { 1 };
+    if sink.failed.is_some() {
         code = 2;
     }
     match result {
@@ -853,11 +827,6 @@ impl Input {
         };
         Input { index, entry, name }
     }
-
-    /// Whether the walk knows it is a regular file.
-    fn regular(&self) -> bool {
-        matches!(self.entry, Entry::File { regular: true, .. })
-    }
 }
 
 /// The inputs as the walk yields them: a numbered error entry, or an input.
@@ -877,7 +846,7 @@ fn run_sequential(
             Ok(input) => input,
         };
         let i = input.index;
-        let res = match input_reader(&input.entry, input.regular()) {
+        let res = match input_reader(&input.entry) {
             Err(err) => Err(Fail::Read(err)),
             Ok(r) => search_stream(r, ctx, &input.name, &mut |recs, bytes, _| {
                 sink.chunk(Chunk {
@@ -885,7 +854,7 @@ fn run_sequential(
                     name: None,
                     last: false,
                     bytes,
-                    body: Body::Recs(recs),
+                    body: recs,
                     error: None,
                     piece_lines: None,
                 })
@@ -901,7 +870,7 @@ fn run_sequential(
             name: Some(input),
             last: true,
             bytes: 0,
-            body: Body::Empty,
+            body: Recs::default(),
             error,
             piece_lines: None,
         })?;
@@ -919,8 +888,7 @@ struct Started {
 impl Started {
     /// Opens `input` and reads its first piece.
     fn new(input: &Input, ctx: Ctx<'_>) -> io::Result<Started> {
-        // Batched only as a regular file (by the walk's word or a `stat`).
-        let r = input_reader(&input.entry, true)?;
+        let r = input_reader(&input.entry)?;
         let mut pr = PieceReader::new(r, PIECE, ctx.scanner.get_limits().max_bytes);
         let first = pr.next_piece();
         Ok(Started { pr, first })
@@ -962,7 +930,7 @@ fn search_small(input: &Arc<Input>, started: io::Result<Started>, ctx: Ctx<'_>) 
         name: Some(input.clone()),
         last: true,
         bytes,
-        body: Body::Recs(all),
+        body: all,
         error,
         piece_lines: None,
     }
@@ -1527,11 +1495,13 @@ fn run_parallel(
                                 });
                                 continue;
                             }
-                            Ok((file, true)) => Ok(file_reader(file, Some(true), true)),
+                            Ok((file, true)) => {
+                                Ok(Box::new(MultiGzDecoder::new(file)) as Box<dyn Read + Send>)
+                            }
                             Err(err) => Err(err),
                         }
                     }
-                    (e, _) => input_reader(e, input.regular()),
+                    (e, _) => input_reader(e),
                 };
                 match reader {
                     // Stdin, gzip, or Message-IDs wanted: read here in
@@ -1565,7 +1535,7 @@ fn run_parallel(
                                     name: Some(input),
                                     last: p.at_end,
                                     bytes: p.limit as u64,
-                                    body: Body::Recs(recs),
+                                    body: recs,
                                     error,
                                     piece_lines: Some(lines),
                                 };
@@ -1627,7 +1597,7 @@ fn search_range_unit(
                 name: None,
                 last: false,
                 bytes: std::mem::take(&mut held_bytes),
-                body: Body::Recs(std::mem::take(&mut held)),
+                body: std::mem::take(&mut held),
                 error: None,
                 piece_lines: Some(0),
             };
@@ -1644,7 +1614,7 @@ fn search_range_unit(
         name: Some(input.clone()),
         last: r + 1 == ranges,
         bytes: held_bytes,
-        body: Body::Recs(held),
+        body: held,
         error,
         piece_lines: Some(lines),
     };
@@ -1745,7 +1715,7 @@ mod tests {
             name: None,
             last: false,
             bytes: 0,
-            body: Body::Recs(recs),
+            body: recs,
             error: None,
             piece_lines: None,
         }]
