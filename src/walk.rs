@@ -83,29 +83,10 @@ impl Entry {
     }
 }
 
-/// The result of a whole walk (see [`Walker`] for the lazy form).
-#[derive(Clone, Debug, Default)]
-pub struct Walk {
-    /// The inputs in order.
-    pub entries: Vec<Entry>,
-    /// Whether a directory was given (paths are then shown).
-    pub had_dir: bool,
-}
-
 /// `urlsift: PATH: reason` with the path escaped.
 pub fn message(path: &Path, reason: &dyn std::fmt::Display) -> String {
     let path = escape_string(path.as_os_str().as_bytes());
     format!("urlsift: {path}: {reason}")
-}
-
-/// Lists all the inputs named by `paths` (none: stdin).
-pub fn walk(paths: &[OsString]) -> Walk {
-    let mut w = Walker::new(paths);
-    let had_dir = w.had_dir();
-    Walk {
-        entries: w.by_ref().collect(),
-        had_dir,
-    }
 }
 
 /// The inputs named by the command's paths, one directory listed at a time
@@ -281,16 +262,20 @@ impl Iterator for Walker {
 mod tests {
     use super::*;
 
+    fn walk(paths: &[OsString]) -> Vec<Entry> {
+        Walker::new(paths).collect()
+    }
+
     #[test]
     fn stdin_default_and_dash() {
-        assert_eq!(walk(&[]).entries, [Entry::Stdin]);
-        assert_eq!(walk(&["-".into()]).entries, [Entry::Stdin]);
+        assert_eq!(walk(&[]), [Entry::Stdin]);
+        assert_eq!(walk(&["-".into()]), [Entry::Stdin]);
     }
 
     #[test]
     fn missing_path_message() {
         let w = walk(&["/nonexistent/x\x1b".into()]);
-        match &w.entries[0] {
+        match &w[0] {
             Entry::Error(m) => assert_eq!(
                 m,
                 "urlsift: /nonexistent/x\\x1b: No such file or directory (os error 2)"
