@@ -19,18 +19,23 @@ pub fn decode(input: &[u8]) -> Cow<'_, [u8]> {
     out.extend_from_slice(&input[..first]);
     let mut i = first;
     while i < input.len() {
-        let b = input[i];
-        if b == b'%' && i + 2 < input.len() {
-            if let (Some(h), Some(l)) = (hex_val(input[i + 1]), hex_val(input[i + 2])) {
-                out.push(h << 4 | l);
-                i += 3;
-                continue;
-            }
+        if let Some(v) = escape_at(input, i) {
+            out.push(v);
+            i += 3;
+            continue;
         }
-        out.push(b);
+        out.push(input[i]);
         i += 1;
     }
     Cow::Owned(out)
+}
+
+/// The octet of the escape `%XX` at `input[i]`, if one stands there.
+pub(crate) fn escape_at(input: &[u8], i: usize) -> Option<u8> {
+    if input[i] != b'%' || i + 2 >= input.len() {
+        return None;
+    }
+    Some(hex_val(input[i + 1])? << 4 | hex_val(input[i + 2])?)
 }
 
 /// Decodes into a string, replacing invalid UTF-8 with U+FFFD.

@@ -377,22 +377,16 @@ impl<'a> Url<'a> {
                 continue;
             }
             let c = b[i];
-            if c == b'%' && i + 2 < b.len() {
-                if let (Some(h), Some(l)) = (
-                    crate::class::hex_val(b[i + 1]),
-                    crate::class::hex_val(b[i + 2]),
-                ) {
-                    let v = h << 4 | l;
-                    if crate::class::is(v, crate::class::UNRESERVED) {
-                        out.push(v as char);
-                    } else {
-                        out.push('%');
-                        out.push(b[i + 1].to_ascii_uppercase() as char);
-                        out.push(b[i + 2].to_ascii_uppercase() as char);
-                    }
-                    i += 3;
-                    continue;
+            if let Some(v) = crate::percent::escape_at(b, i) {
+                if crate::class::is(v, crate::class::UNRESERVED) {
+                    out.push(v as char);
+                } else {
+                    out.push('%');
+                    out.push(b[i + 1].to_ascii_uppercase() as char);
+                    out.push(b[i + 2].to_ascii_uppercase() as char);
                 }
+                i += 3;
+                continue;
             }
             out.push(if (hs..he).contains(&i) {
                 c.to_ascii_lowercase()
@@ -402,10 +396,6 @@ impl<'a> Url<'a> {
             i += 1;
         }
         out
-    }
-
-    pub(crate) fn parts(&self) -> &Parts {
-        &self.p
     }
 }
 

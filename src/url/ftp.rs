@@ -16,7 +16,8 @@ pub enum FtpType {
 }
 
 impl FtpType {
-    fn from_byte(b: u8) -> Option<FtpType> {
+    /// The type a `ftptype` byte names (any case), if it is one.
+    pub(super) fn from_byte(b: u8) -> Option<FtpType> {
         match b {
             b'a' | b'A' => Some(FtpType::Ascii),
             b'i' | b'I' => Some(FtpType::Image),

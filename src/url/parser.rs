@@ -413,9 +413,9 @@ impl<'a> Cursor<'a> {
                 for &b in b";type=" {
                     self.expect(b, ErrorKind::FtpType, "ftptype")?;
                 }
-                match self.peek() {
-                    Some(b'A' | b'I' | b'D' | b'a' | b'i' | b'd') => self.pos += 1,
-                    _ => return Err(self.err(ErrorKind::FtpType, "ftptype")),
+                match self.peek().and_then(super::ftp::FtpType::from_byte) {
+                    Some(_) => self.pos += 1,
+                    None => return Err(self.err(ErrorKind::FtpType, "ftptype")),
                 }
                 self.rule = "ftptype";
             }
@@ -455,9 +455,7 @@ impl<'a> Cursor<'a> {
         let u = self.pos;
         if u > start && self.peek() == Some(b'@') {
             self.pos += 1;
-            let hs = self.pos;
-            p.host_number = self.host()?;
-            p.host = Span::new(hs, self.pos);
+            self.host_part(p)?;
             return self.end(p);
         }
         let region = &self.s[start..u];
@@ -506,14 +504,11 @@ impl<'a> Cursor<'a> {
     fn telnet(&mut self, p: &mut Parts) -> R<()> {
         self.slashes()?;
         let fallback = self.login(p)?;
-        let rest = if self.peek() == Some(b'/') {
+        if self.peek() == Some(b'/') {
             self.mark_slash(p);
             self.rule = "telneturl";
-            self.end(p)
-        } else {
-            self.end(p)
-        };
-        rest.map_err(|e| fallback.map_or(e, |u| later(e, u)))
+        }
+        self.end(p).map_err(|e| fallback.map_or(e, |u| later(e, u)))
     }
 
     /// `waisurl = waisdatabase | waisindex | waisdoc` (3.9):

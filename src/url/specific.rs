@@ -1,6 +1,6 @@
 //! Typed scheme-specific views of a [`Url`] (RFC 1738 sections 3.2-3.11).
 
-use super::{Ftp, Scheme, Url, NONE};
+use super::{Ftp, Scheme, Url};
 
 /// The scheme-specific part of a URL, by scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -351,7 +351,7 @@ pub(super) fn components<'a>(u: &Url<'a>) -> Vec<(&'static str, &'a str)> {
             }
         }
         Specific::Generic { schemepart } => {
-            if u.parts().host.start != NONE {
+            if u.host_str().is_some() {
                 login(&mut v);
                 if let Some(p) = u.path() {
                     v.push(("path", p));
