@@ -1135,13 +1135,7 @@ impl Engine {
                     emit(&mut self.out);
                     true
                 }
-                Err(e) => {
-                    if self.cfg.rejected {
-                        self.make(base, p, end, Some(Rejection::Invalid(e)));
-                        emit(&mut self.out);
-                    }
-                    false
-                }
+                Err(e) => self.reject(base, p, end, e, None, emit),
             };
         }
         match self.hyphen_search() {
@@ -1152,35 +1146,49 @@ impl Engine {
                     d if d == k => Hyphen::Dropped,
                     _ => Hyphen::Mixed,
                 };
-                // The alternative: every hyphen dropped, when the chosen
-                // reading kept them all and that reading is valid too.
+                // `reading` holds the chosen reading (the search's last
+                // parse). With every hyphen kept it is the joined text,
+                // which `make` takes, and the alternative is every hyphen
+                // dropped, when that reading is valid too.
                 let alternative = if drops.is_empty() {
-                    let all: Vec<usize> = (0..k).collect();
-                    self.build_reading(&all);
+                    self.build_reading(0..k);
                     Url::parse_with(&self.reading, policy)
                         .ok()
                         .map(|_| self.reading.clone())
                 } else {
                     None
                 };
-                self.build_reading(&drops);
                 self.make(base, p, end, None);
                 let m = &mut self.out;
-                std::mem::swap(&mut m.bytes, &mut self.reading);
+                if !drops.is_empty() {
+                    std::mem::swap(&mut m.bytes, &mut self.reading);
+                }
                 m.hyphen = Some(decision);
                 m.alternative = alternative;
                 emit(m);
                 true
             }
-            Err(e) => {
-                if self.cfg.rejected {
-                    self.make(base, p, end, Some(Rejection::Invalid(e)));
-                    self.out.hyphen = Some(Hyphen::Kept);
-                    emit(&mut self.out);
-                }
-                false
-            }
+            Err(e) => self.reject(base, p, end, e, Some(Hyphen::Kept), emit),
         }
+    }
+
+    /// The candidate at `p..end` is no URL (`e`): reported only to a
+    /// scanner that asks for rejected candidates. Returns `false`.
+    fn reject(
+        &mut self,
+        base: u64,
+        p: usize,
+        end: usize,
+        e: ParseError,
+        hyphen: Option<Hyphen>,
+        emit: &mut dyn FnMut(&mut Match),
+    ) -> bool {
+        if self.cfg.rejected {
+            self.make(base, p, end, Some(Rejection::Invalid(e)));
+            self.out.hyphen = hyphen;
+            emit(&mut self.out);
+        }
+        false
     }
 
     /// The first valid reading in the contract's order of preference
@@ -1205,7 +1213,7 @@ impl Engine {
                 break;
             }
             budget -= 1;
-            self.build_reading(&drops);
+            self.build_reading(drops.iter().copied());
             let err = match Url::parse_with(&self.reading, policy) {
                 Ok(_) => return Ok(drops),
                 Err(e) => e,
@@ -1233,19 +1241,16 @@ impl Engine {
                 stack.drain(..stack.len() - budget);
             }
         }
-        // The first node (all kept) is always parsed, so there is an error.
-        match first_error {
-            Some(e) => Err(e),
-            None => Ok(Vec::new()),
-        }
+        // The first node (all kept) is always parsed: there is an error.
+        Err(first_error.expect("the all-kept reading is parsed first"))
     }
 
     /// Writes into `self.reading` the joined text without the hyphens whose
-    /// indices `drops` lists (ascending).
-    fn build_reading(&mut self, drops: &[usize]) {
+    /// indices `drops` gives (ascending).
+    fn build_reading(&mut self, drops: impl IntoIterator<Item = usize>) {
         self.reading.clear();
         let mut from = 0;
-        for &j in drops {
+        for j in drops {
             let h = self.hyphens[j];
             self.reading.extend_from_slice(&self.joined[from..h]);
             from = h + 1;
