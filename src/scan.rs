@@ -1065,6 +1065,8 @@ impl Engine {
             while stripped < prefix.depth {
                 let h = skip(buf, q, class::hspace_run, max_end, eof)?;
                 if !prefix.is_mark(buf[h]) {
+                    // The spaces before it are blanks: not read again.
+                    q = h;
                     break;
                 }
                 q = h + 1;
