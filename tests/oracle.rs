@@ -2,7 +2,8 @@
 //! (which mirror ref-extract's `grammar()`): same language, same offsets.
 
 use proptest::prelude::*;
-use urlsift::grammar::{check, Verdict};
+mod grammar;
+use grammar::{check, Verdict};
 use urlsift::{Policy, Url};
 
 const PREFIXES: &[&str] = &[

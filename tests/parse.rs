@@ -1,7 +1,8 @@
 //! Data-driven tests of RFC 1738 section 5, production by production, and
 //! every example URL of the RFC text.
 
-use urlsift::grammar::{check, Verdict};
+mod grammar;
+use grammar::{check, Verdict};
 use urlsift::{ErrorKind, FtpType, Host, News, Policy, Specific, Url, Wais, WarningKind};
 
 use ErrorKind as K;

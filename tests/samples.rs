@@ -8,7 +8,7 @@ use std::path::Path;
 use urlsift::Extractor;
 
 fn extract(path: &str) -> Vec<String> {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let full = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("samples")
         .join(path);
     let mut data = std::fs::read(&full).unwrap();
@@ -31,7 +31,8 @@ fn extract(path: &str) -> Vec<String> {
 #[test]
 fn samples_match_expected() {
     let expected = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/samples-expected.tsv"),
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("tests/data/samples-expected.tsv"),
     )
     .unwrap();
     let want: Vec<&str> = expected
@@ -52,7 +53,8 @@ fn samples_match_expected() {
 #[test]
 fn samples_show_every_scheme_and_feature() {
     let expected = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/samples-expected.tsv"),
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("tests/data/samples-expected.tsv"),
     )
     .unwrap();
     for scheme in [
@@ -69,9 +71,10 @@ fn samples_show_every_scheme_and_feature() {
     ] {
         assert!(expected.contains(&format!("\t{scheme}")), "{scheme}");
     }
-    let inbox =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/mail/inbox.mbox"))
-            .unwrap();
+    let inbox = std::fs::read(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("samples/mail/inbox.mbox"),
+    )
+    .unwrap();
     let found = urlsift::extract(&inbox);
     assert!(found.iter().any(|m| m.is_quoted()));
     assert!(found.iter().any(|m| m.is_ambiguous()));

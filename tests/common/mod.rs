@@ -236,7 +236,7 @@ pub fn parse_cases(file: &str, text: &str) -> Vec<Case> {
 /// All cases of the `.txt` files in `dir` (relative to the crate root),
 /// sorted by file name.
 pub fn load_dir(dir: &str) -> Vec<Case> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&root)
         .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
         .map(|e| e.unwrap().path())

@@ -9,9 +9,9 @@
 
 use std::io::Write;
 
-use crate::cli::{Config, Mode};
-use crate::scan::{Form, HyphenChoice, Match};
-use crate::url::{Policy, Url};
+use crate::args::{Config, Mode};
+use urlsift::{Form, HyphenChoice, Match};
+use urlsift::{Policy, Url};
 
 /// How an input is named in the output.
 #[derive(Clone, Debug)]
@@ -201,7 +201,7 @@ pub(crate) fn json_warnings(out: &mut Vec<u8>, url: &Url<'_>) {
 
 /// The scheme name before the first `:` of a candidate, if it is one.
 fn candidate_scheme(bytes: &[u8]) -> Option<&[u8]> {
-    let k = crate::class::scheme_run(bytes);
+    let k = urlsift::Scheme::name_len(bytes);
     (k > 0 && bytes.get(k) == Some(&b':')).then(|| &bytes[..k])
 }
 
@@ -444,9 +444,9 @@ impl Printer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Args;
-    use crate::scan::Scanner;
+    use crate::args::Args;
     use clap::Parser;
+    use urlsift::Scanner;
 
     fn printer(args: &[&str]) -> Printer {
         let mut v = vec!["urlsift"];

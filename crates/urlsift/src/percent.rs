@@ -38,17 +38,6 @@ pub(crate) fn escape_at(input: &[u8], i: usize) -> Option<u8> {
     Some(hex_val(input[i + 1])? << 4 | hex_val(input[i + 2])?)
 }
 
-/// Decodes into a string, replacing invalid UTF-8 with U+FFFD.
-pub fn decode_lossy(input: &[u8]) -> Cow<'_, str> {
-    match decode(input) {
-        Cow::Borrowed(b) => String::from_utf8_lossy(b),
-        Cow::Owned(v) => match String::from_utf8(v) {
-            Ok(s) => Cow::Owned(s),
-            Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +51,5 @@ mod tests {
         assert_eq!(&*decode(b"x%4"), b"x%4");
         assert_eq!(&*decode(b"%41"), b"A");
         assert_eq!(&*decode(b"%FF"), &[0xFF][..]);
-        assert_eq!(decode_lossy(b"%FF"), "\u{FFFD}");
     }
 }

@@ -5,7 +5,7 @@
 //! about [`PIECE`] bytes cut at a line start (just after a blank line when
 //! there is one, so a mail header block is never cut; inside a line only
 //! when a line is longer than a piece, with a [`PieceContext`]), each
-//! carrying [`Limits::max_bytes`](crate::Limits) bytes of lookahead, and
+//! carrying [`Limits::max_bytes`](urlsift::Limits) bytes of lookahead, and
 //! scanned with [`Scanner::scan_piece_each`], formatting as it goes.
 //!
 //! One thread: one sequential pass per input, output written piece by
@@ -40,12 +40,12 @@ use std::time::Instant;
 
 use flate2::read::MultiGzDecoder;
 
-use crate::cli::{Config, Mode};
+use crate::args::{Config, Mode};
 use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::{json_opt, json_str, json_warnings, InputName, Printer, Recs};
-use crate::scan::{PieceContext, Scanner};
-use crate::url::Url;
 use crate::walk::{self, Entry, Walker};
+use urlsift::Url;
+use urlsift::{PieceContext, Scanner};
 
 /// Bytes per piece (before the lookahead).
 pub const PIECE: usize = 1 << 20;
@@ -1688,7 +1688,7 @@ fn run_parse(cfg: &Config) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::Match;
+    use urlsift::Match;
 
     /// A `Write` into a shared buffer, for the order's sink.
     #[derive(Clone, Default)]
@@ -1725,7 +1725,7 @@ mod tests {
     /// whatever order they finish in, and each unit written frees room.
     #[test]
     fn order_writes_parts_of_units_in_key_order() {
-        let args = <crate::cli::Args as clap::Parser>::try_parse_from(["urlsift"]).unwrap();
+        let args = <crate::args::Args as clap::Parser>::try_parse_from(["urlsift"]).unwrap();
         let printer = Printer::new(&args.into_config().unwrap());
         let out = Shared::default();
         let mut sink = Sink::new(Box::new(out.clone()), &printer);
@@ -1824,7 +1824,7 @@ mod tests {
         // A quoted line far longer than a piece, holding URLs (one broken
         // onto the next line, whose quote prefix must go) and an
         // ISO-2022-JP run with a '<' inside it.
-        let s = Scanner::new().limits(crate::Limits {
+        let s = Scanner::new().limits(urlsift::Limits {
             max_bytes: 256,
             max_lines: 4,
         });

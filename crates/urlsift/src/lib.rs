@@ -15,8 +15,6 @@
 //!   [`std::io::Read`], and [`PushScanner`] in bytes the caller pushes. All
 //!   three give the same [`Match`]es, whatever the chunking, in linear time
 //!   and bounded memory.
-//! - [`grammar`] is section 5 again as regular expressions compiled to DFAs:
-//!   an independent oracle the tests hold the hand-written parser to.
 //!
 //! # Example
 //!
@@ -57,22 +55,16 @@
 
 /// The README's examples are compiled as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
+#[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
-pub mod class;
-pub mod cli;
-pub mod error;
-pub mod grammar;
-pub mod mail;
-pub mod percent;
-pub mod printer;
-pub mod scan;
-pub mod search;
-pub mod stream;
-pub mod url;
-pub mod walk;
-pub mod warning;
+mod class;
+mod error;
+mod percent;
+mod scan;
+mod stream;
+mod url;
+mod warning;
 
 pub use error::{ErrorKind, ParseError};
 pub use scan::{

@@ -66,6 +66,18 @@ const fn name_key(name: &[u8]) -> u64 {
 }
 
 impl Scheme {
+    /// How many bytes at the start of `bytes` could belong to a scheme name:
+    /// the run of letters, digits, `+`, `-` and `.` (section 2.1). A scheme
+    /// name is such a run of at least one byte followed by `:`.
+    ///
+    /// ```
+    /// assert_eq!(urlsift::Scheme::name_len(b"news:comp.mail"), 4);
+    /// assert_eq!(urlsift::Scheme::name_len(b"Re: hello"), 2);
+    /// ```
+    pub fn name_len(bytes: &[u8]) -> usize {
+        crate::class::scheme_run(bytes)
+    }
+
     /// The scheme for a name, matched without regard to case (2.1).
     pub fn from_name(name: &[u8]) -> Scheme {
         // This runs once per candidate in the scanner's hot path: the name

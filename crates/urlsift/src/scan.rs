@@ -492,7 +492,7 @@ impl Scanner {
     /// are counted only as far as the matches need (their line numbers and
     /// quoting), not to `limit`, and the count returned stops there too: for
     /// a caller that wants no line numbers, or none after this piece.
-    pub(crate) fn scan_piece_counting(
+    pub fn scan_piece_counting(
         &self,
         piece: &[u8],
         limit: usize,

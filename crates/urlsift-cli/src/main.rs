@@ -1,16 +1,22 @@
 //! The `urlsift` command: parse the arguments, run the search, exit with
 //! grep's status (0 found, 1 nothing, 2 error).
 
+mod args;
+mod mail;
+mod printer;
+mod search;
+mod walk;
+
 use clap::Parser;
 
 fn main() {
-    let args = urlsift::cli::Args::parse();
+    let args = args::Args::parse();
     let code = match args.into_config() {
         Err(e) => {
             eprintln!("urlsift: {e}");
             2
         }
-        Ok(cfg) => urlsift::search::run(cfg),
+        Ok(cfg) => search::run(cfg),
     };
     std::process::exit(code);
 }

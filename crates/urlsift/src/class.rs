@@ -34,8 +34,6 @@ pub const ALPHA: u32 = A_ALPHA;
 pub const DIGIT: u32 = A_DIGIT;
 /// `alphadigit = alpha | digit`
 pub const ALPHADIGIT: u32 = A_ALPHA | A_DIGIT;
-/// `hex = digit | "A" | "B" | "C" | "D" | "E" | "F" | "a" | "b" | "c" | "d" | "e" | "f"`
-pub const HEX: u32 = A_DIGIT | A_HEXLETTER;
 /// `safe = "$" | "-" | "_" | "." | "+"`
 pub const SAFE: u32 = A_DOLLAR | A_DASH | A_UNDERSCORE | A_DOT | A_PLUS;
 /// `extra = "!" | "*" | "'" | "(" | ")" | ","`
@@ -52,17 +50,10 @@ pub const SLASH: u32 = A_SLASH;
 pub const XCHAR: u32 = UNRESERVED | RESERVED;
 /// `scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]` (any case, section 2.1)
 pub const SCHEME: u32 = A_ALPHA | A_DIGIT | A_PLUS | A_DASH | A_DOT;
-/// `domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit`
-/// (with `hostname = *[ domainlabel "." ] toplabel`: the bytes of a hostname)
-pub const HOSTNAME: u32 = A_ALPHA | A_DIGIT | A_DASH | A_DOT;
 /// `user = *[ uchar | ";" | "?" | "&" | "=" ]`
 pub const USER: u32 = UCHAR | A_SEMI | A_QUESTION | A_AMP | A_EQUALS;
-/// `password = *[ uchar | ";" | "?" | "&" | "=" ]`
-pub const PASSWORD: u32 = USER;
 /// `fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`
 pub const FSEGMENT: u32 = UCHAR | A_QUESTION | A_COLON | A_AT | A_AMP | A_EQUALS;
-/// `psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`
-pub const PSEGMENT: u32 = FSEGMENT;
 /// `hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`
 pub const HSEGMENT: u32 = UCHAR | A_SEMI | A_COLON | A_AT | A_AMP | A_EQUALS;
 /// `search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`
@@ -256,7 +247,6 @@ pub(crate) mod tests {
         assert_eq!(members(SAFE), "$+-._");
         assert_eq!(members(EXTRA), "!'()*,");
         assert_eq!(members(RESERVED), "&/:;=?@");
-        assert_eq!(members(HEX), "0123456789ABCDEFabcdef");
         assert_eq!(members(UNRESERVED).len(), 26 * 2 + 10 + 5 + 6);
         assert!(!is(b'~', XCHAR) && !is(b'%', XCHAR) && !is(b'#', XCHAR));
         assert_eq!(members(GROUP).len(), 62 + 4);

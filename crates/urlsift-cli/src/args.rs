@@ -6,8 +6,8 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
 
-use crate::scan::{Form, HyphenChoice, Limits};
-use crate::url::Policy;
+use urlsift::Policy;
+use urlsift::{Form, HyphenChoice, Limits};
 
 const EXAMPLES: &str = "\
 EXAMPLES:
@@ -193,7 +193,7 @@ impl Args {
             if s.is_empty() {
                 continue;
             }
-            if crate::class::scheme_run(s.as_bytes()) != s.len() {
+            if urlsift::Scheme::name_len(s.as_bytes()) != s.len() {
                 return Err(format!("--scheme: {s:?} is not a scheme name"));
             }
             schemes.push(s.to_ascii_lowercase());

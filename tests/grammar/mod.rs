@@ -13,13 +13,15 @@
 //! offset where the DFA dies (or the input length for a viable prefix).
 //! Building the DFAs takes a moment, so it happens once, on first use.
 
-use crate::url::{Policy, Scheme};
+#![allow(dead_code)] // each test crate that includes this uses part of it
+
 use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::nfa::thompson;
 use regex_automata::util::start;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, MatchKind};
 use std::sync::OnceLock;
+use urlsift::{Policy, Scheme};
 
 /// The section 5 regular expressions for one policy, keyed by scheme name
 /// (lower case), plus `"generic"` for `genericurl`'s `*xchar` schemepart.
@@ -153,7 +155,7 @@ fn run(dfa: &dense::DFA<Vec<u32>>, body: &[u8], base: usize) -> Verdict {
 /// `policy`? Same language as `valid(url, lenient)` of ref-extract.
 pub fn check(input: &[u8], policy: Policy) -> Verdict {
     // scheme = 1*[ alpha | digit | "+" | "-" | "." ], then ":".
-    let i = crate::class::scheme_run(input);
+    let i = urlsift::Scheme::name_len(input);
     if i == input.len() {
         return Verdict::Reject(i);
     }
