@@ -6,6 +6,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
 
+use crate::input::ArchiveOpts;
 use urlsift::Policy;
 use urlsift::{Form, HyphenChoice, Limits};
 
@@ -19,6 +20,8 @@ EXAMPLES:
   urlsift -u < digest.txt             each URL once (normalized)
   urlsift --invalid msg.eml           the rejected <...> candidates, why
   urlsift --parse 'http://a.b/c?d'    parse URLs given as arguments
+  urlsift news.zip spool.tar.xz       members of archives, as a.zip{dir/m}
+  find . -print0 | urlsift --files0-from - -l -0   a path list in, NUL-ended paths out
   zcat x.gz | urlsift -               read stdin
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
@@ -108,6 +111,30 @@ pub struct Args {
     /// Parse the URL arguments (or stdin lines) and print JSON (urlsift --parse 'ftp://a.b/c')
     #[arg(long)]
     pub parse: bool,
+    /// Read each member of zip and tar archives, to this depth of nesting (urlsift --archive-depth 1 a.zip)
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub archive_depth: usize,
+    /// Search archives as their bytes, members not opened (urlsift --no-archive a.tar.gz)
+    #[arg(long)]
+    pub no_archive: bool,
+    /// Search compressed files and archives as their bytes (urlsift --no-decompress a.gz)
+    #[arg(long)]
+    pub no_decompress: bool,
+    /// Most bytes one archive member may decompress to, e.g. 512M (urlsift --max-member-size 1G a.zip)
+    #[arg(long, value_name = "SIZE")]
+    pub max_member_size: Option<String>,
+    /// Most bytes one archive may decompress to, e.g. 8G (urlsift --max-archive-size 100G a.tgz)
+    #[arg(long, value_name = "SIZE")]
+    pub max_archive_size: Option<String>,
+    /// Search the paths listed in FILE, one a line ('-': stdin) (urlsift --files-from list.txt)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["files0_from", "parse"])]
+    pub files_from: Option<OsString>,
+    /// Search the paths listed in FILE, each ended by NUL (find . -print0 | urlsift --files0-from -)
+    #[arg(long, value_name = "FILE", conflicts_with = "parse")]
+    pub files0_from: Option<OsString>,
+    /// End each printed path with NUL instead of ':' or newline (urlsift -l -0 dir/)
+    #[arg(short = '0', long)]
+    pub null: bool,
     /// Files or directories to search ('-' or none: stdin); with --parse, URLs
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
@@ -161,6 +188,43 @@ pub struct Config {
     pub parse: bool,
     /// Paths (or URLs with `--parse`).
     pub paths: Vec<OsString>,
+    /// A path list to search after `paths`.
+    pub list: Option<PathListArg>,
+    /// End printed paths with NUL (`-0`).
+    pub null: bool,
+    /// How archives and compressed files are read.
+    pub archive: ArchiveOpts,
+}
+
+/// `--files-from` or `--files0-from`: the list's path and what ends each
+/// path in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathListArg {
+    /// The list's path (`-`: stdin).
+    pub path: OsString,
+    /// `b'\n'` or NUL.
+    pub end: u8,
+}
+
+/// Reads a size: a number with an optional binary suffix K, M, G or T
+/// (`512M`, `8G`); at least 1.
+pub fn parse_size(flag: &str, s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t.strip_suffix(['b', 'B']).unwrap_or(t);
+    let (digits, shift) = match t.as_bytes().last() {
+        Some(b'k' | b'K') => (&t[..t.len() - 1], 10),
+        Some(b'm' | b'M') => (&t[..t.len() - 1], 20),
+        Some(b'g' | b'G') => (&t[..t.len() - 1], 30),
+        Some(b't' | b'T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let bad = || format!("{flag}: {s:?} is not a size (a number, optionally with K, M, G or T)");
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    let n = n.checked_shl(shift).filter(|v| v >> shift == n).ok_or_else(bad)?;
+    if n == 0 {
+        return Err(format!("{flag} must be at least 1 byte"));
+    }
+    Ok(n)
 }
 
 impl Config {
@@ -206,6 +270,28 @@ impl Args {
         if limits.max_bytes < 8 {
             return Err("--max-bytes must be at least 8".into());
         }
+        let defaults = ArchiveOpts::default();
+        let archive = ArchiveOpts {
+            decompress: !self.no_decompress,
+            depth: if self.no_archive || self.no_decompress {
+                0
+            } else {
+                self.archive_depth
+            },
+            member_cap: match &self.max_member_size {
+                Some(s) => parse_size("--max-member-size", s)?,
+                None => defaults.member_cap,
+            },
+            archive_cap: match &self.max_archive_size {
+                Some(s) => parse_size("--max-archive-size", s)?,
+                None => defaults.archive_cap,
+            },
+        };
+        let list = match (self.files_from, self.files0_from) {
+            (Some(path), _) => Some(PathListArg { path, end: b'\n' }),
+            (None, Some(path)) => Some(PathListArg { path, end: 0 }),
+            (None, None) => None,
+        };
         Ok(Config {
             mode,
             with_filename: if self.with_filename {
@@ -240,6 +326,9 @@ impl Args {
             limits,
             parse: self.parse,
             paths: self.paths,
+            list,
+            null: self.null,
+            archive,
         })
     }
 }
@@ -381,6 +470,47 @@ mod tests {
     fn paths() {
         let c = cfg(&["a", "-", "b/c"]);
         assert_eq!(c.paths, ["a", "-", "b/c"]);
+    }
+
+    #[test]
+    fn archive_flags() {
+        let c = cfg(&[]);
+        assert_eq!(c.archive, ArchiveOpts::default());
+        assert_eq!(c.archive.depth, 3);
+        assert!(c.archive.decompress);
+        assert_eq!(cfg(&["--archive-depth", "1"]).archive.depth, 1);
+        assert_eq!(cfg(&["--no-archive"]).archive.depth, 0);
+        let c = cfg(&["--no-decompress"]);
+        assert_eq!((c.archive.depth, c.archive.decompress), (0, false));
+        let c = cfg(&["--max-member-size", "512M", "--max-archive-size", "3g"]);
+        assert_eq!(c.archive.member_cap, 512 << 20);
+        assert_eq!(c.archive.archive_cap, 3 << 30);
+        assert_eq!(cfg(&["--max-member-size", "100"]).archive.member_cap, 100);
+        assert_eq!(cfg(&["--max-member-size", "2KB"]).archive.member_cap, 2048);
+        assert!(fails(&["--max-member-size", "0"]));
+        assert!(fails(&["--max-member-size", "x"]));
+        assert!(fails(&["--max-member-size", "-1M"]));
+        assert!(fails(&["--max-archive-size", "99999999999T"]));
+        assert!(fails(&["--archive-depth", "-1"]));
+    }
+
+    #[test]
+    fn path_lists_and_null() {
+        let c = cfg(&["--files-from", "l.txt", "a"]);
+        assert_eq!(
+            c.list,
+            Some(PathListArg {
+                path: "l.txt".into(),
+                end: b'\n'
+            })
+        );
+        assert_eq!(c.paths, ["a"]);
+        assert_eq!(cfg(&["--files0-from", "-"]).list.unwrap().end, 0);
+        assert!(fails(&["--files-from", "a", "--files0-from", "b"]));
+        assert!(fails(&["--files-from", "a", "--parse"]));
+        assert!(cfg(&["-0"]).null);
+        assert!(cfg(&["--null"]).null);
+        assert!(!cfg(&[]).null);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use rustix::fs::{Mode, OFlags};
 
+use crate::input::pathlist::PathList;
 use crate::printer::escape_string;
 
 /// One input to search, or an error to report at its place.
@@ -98,6 +99,8 @@ pub fn message(path: &Path, reason: &dyn std::fmt::Display) -> String {
 pub struct Walker {
     /// The command-line paths, looked at when the walker is made.
     top: std::vec::IntoIter<Top>,
+    /// A path list after them, each path looked at when reached.
+    list: Option<PathList>,
     /// The directories being listed, innermost last.
     stack: Vec<Level>,
     had_dir: bool,
@@ -129,34 +132,31 @@ impl Walker {
         let top: Vec<Top> = if paths.is_empty() {
             vec![Top::Entry(Entry::Stdin)]
         } else {
-            paths
-                .iter()
-                .map(|p| {
-                    if p.as_bytes() == b"-" {
-                        return Top::Entry(Entry::Stdin);
-                    }
-                    let path = PathBuf::from(p);
-                    match fs::metadata(&path) {
-                        Err(e) => Top::Entry(Entry::Error(message(&path, &e))),
-                        Ok(md) if md.is_dir() => {
-                            had_dir = true;
-                            Top::Dir(path, (md.dev(), md.ino()))
-                        }
-                        Ok(md) => Top::Entry(Entry::File {
-                            path,
-                            regular: md.is_file(),
-                            size: md.is_file().then_some(md.len()),
-                            dir: None,
-                        }),
-                    }
-                })
-                .collect()
+            paths.iter().map(|p| look(p, &mut had_dir)).collect()
         };
         Walker {
             top: top.into_iter(),
+            list: None,
             stack: Vec::new(),
             had_dir,
         }
+    }
+
+    /// Each of `paths`, then the paths of `list` as the iteration reaches
+    /// them (no stdin by default then).
+    pub fn with_list(paths: &[OsString], list: PathList) -> Walker {
+        let mut w = if paths.is_empty() {
+            Walker {
+                top: Vec::new().into_iter(),
+                list: None,
+                stack: Vec::new(),
+                had_dir: false,
+            }
+        } else {
+            Walker::new(paths)
+        };
+        w.list = Some(list);
+        w
     }
 
     /// Whether a directory was among the paths (paths are then shown).
@@ -199,13 +199,41 @@ impl Walker {
     }
 }
 
+/// What a path given (on the command line or in a list) is.
+fn look(p: &OsString, had_dir: &mut bool) -> Top {
+    if p.as_bytes() == b"-" {
+        return Top::Entry(Entry::Stdin);
+    }
+    let path = PathBuf::from(p);
+    match fs::metadata(&path) {
+        Err(e) => Top::Entry(Entry::Error(message(&path, &e))),
+        Ok(md) if md.is_dir() => {
+            *had_dir = true;
+            Top::Dir(path, (md.dev(), md.ino()))
+        }
+        Ok(md) => Top::Entry(Entry::File {
+            path,
+            regular: md.is_file(),
+            size: md.is_file().then_some(md.len()),
+            dir: None,
+        }),
+    }
+}
+
 impl Iterator for Walker {
     type Item = Entry;
 
     fn next(&mut self) -> Option<Entry> {
         loop {
             let Some(level) = self.stack.last_mut() else {
-                match self.top.next()? {
+                let top = match self.top.next() {
+                    Some(top) => top,
+                    None => match self.list.as_mut()?.next()? {
+                        Ok(p) => look(&p, &mut self.had_dir),
+                        Err(msg) => Top::Entry(Entry::Error(msg)),
+                    },
+                };
+                match top {
                     Top::Entry(e) => return Some(e),
                     Top::Dir(dir, id) => match self.enter(dir, id) {
                         Some(e) => return Some(e),
@@ -282,6 +310,32 @@ mod tests {
             ),
             e => panic!("{e:?}"),
         }
+    }
+
+    #[test]
+    fn path_list_after_the_paths_looked_at_lazily() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        fs::write(d.join("a b"), "x").unwrap();
+        fs::create_dir(d.join("sub")).unwrap();
+        fs::write(d.join("sub/c"), "x").unwrap();
+        let mut data = Vec::new();
+        for name in ["a b", "missing", "sub"] {
+            data.extend_from_slice(d.join(name).as_os_str().as_bytes());
+            data.push(0);
+        }
+        let data: &'static [u8] = Box::leak(data.into_boxed_slice());
+        let list = PathList::new(Box::new(data), 0, "l".into());
+        let got: Vec<String> = Walker::with_list(&[], list)
+            .map(|e| match e {
+                Entry::File { path, .. } => {
+                    path.strip_prefix(d).unwrap().to_string_lossy().into_owned()
+                }
+                Entry::Error(m) => format!("error {}", m.contains("missing")),
+                Entry::Stdin => "stdin".into(),
+            })
+            .collect();
+        assert_eq!(got, ["a b", "error true", "sub/c"]);
     }
 
     #[test]

@@ -1,0 +1,447 @@
+//! Archives read member by member: tar streams in order, zip archives from
+//! their central directory (a zip met inside a stream is spooled to an
+//! unnamed temporary file first), each member sniffed again (a compressed
+//! member decoded, an archive inside opened while the depth allows) and
+//! handed to a [`Visitor`] as a stream: nothing is held whole in memory.
+//!
+//! Bombs: the bytes coming out of a member are capped (`member_cap`), and
+//! so are those of an archive: a tar's decoded stream as read, a zip's
+//! members by the sizes its central directory declares (counted in
+//! directory order before any member is read, so the same members are
+//! searched whatever the threads), each member held to its declared size.
+//!
+//! Damage: what is wrong goes to [`Visitor::error`] with the names of the
+//! archive or member concerned, and the walk goes on with what can still
+//! be read: a zip's other members; a tar up to its damage.
+
+use std::fmt::Display;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
+
+use super::cap::{CapError, Capped, Limit};
+use super::sniff::{self, Codec, Container};
+use super::ArchiveOpts;
+
+/// Compression layers decoded one inside the other (a `.gz.gz`), at most.
+const LAYERS: usize = 4;
+
+/// Receives the members of an archive walk.
+pub trait Visitor {
+    /// A member to search: `names` are the member's path in each archive
+    /// from the outermost in; `r` gives its bytes, decoded and capped (a
+    /// read error is the member's, for the visitor to report). An error
+    /// returned stops the walk (the output is gone).
+    fn member(&mut self, names: &[Vec<u8>], r: &mut dyn Read) -> io::Result<()>;
+    /// Something wrong with the archive or member `names` names (empty:
+    /// the input itself).
+    fn error(&mut self, names: &[Vec<u8>], what: &dyn Display);
+    /// Whether the walk should stop now.
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// An input, looked at: a stream to search, or an archive to walk.
+pub enum Opened {
+    /// Not an archive (decoded when compressed): searched as it is.
+    Plain(Box<dyn Read + Send>),
+    /// A tar stream (decoded when compressed).
+    Tar(Box<dyn Read + Send>),
+    /// A zip archive.
+    Zip(Zip),
+}
+
+/// Looks at an open file: a zip is read in place, anything else as a
+/// stream (see [`open_stream`]). The file is read with positional reads
+/// first, so it is still at its start.
+pub fn open_file(file: File, opts: &ArchiveOpts) -> io::Result<Opened> {
+    if opts.depth > 0 {
+        let mut head = [0u8; 4];
+        let n = file.read_at(&mut head, 0).unwrap_or(0);
+        if sniff::container(&head[..n]) == Some(Container::Zip) {
+            return Zip::open(file).map(Opened::Zip);
+        }
+    }
+    open_stream(Box::new(file), opts)
+}
+
+/// Looks at a stream: compressed layers decoded (when `opts` says so),
+/// then a tar or zip opened (when the depth allows; a zip is spooled to a
+/// temporary file), or the stream returned to be searched.
+pub fn open_stream(mut r: Box<dyn Read + Send>, opts: &ArchiveOpts) -> io::Result<Opened> {
+    for layer in 0..=LAYERS {
+        let head = sniff::peek(&mut r)?;
+        if opts.decompress && layer < LAYERS {
+            if let Some(codec) = sniff::codec(&head) {
+                r = sniff::decoder(codec, sniff::rejoin(head, r))?;
+                continue;
+            }
+        }
+        let container = (opts.depth > 0).then(|| sniff::container(&head)).flatten();
+        let r = Box::new(sniff::rejoin(head, r));
+        return Ok(match container {
+            Some(Container::Tar) => Opened::Tar(r),
+            Some(Container::Zip) => Opened::Zip(Zip::open(spool(r)?)?),
+            None => Opened::Plain(r),
+        });
+    }
+    unreachable!("the last layer returns")
+}
+
+/// Walks an archive [`open_file`] or [`open_stream`] found (a plain stream
+/// is one member with no name). `opts.depth` counts this archive.
+pub fn walk(opened: Opened, opts: &ArchiveOpts, v: &mut dyn Visitor) -> io::Result<()> {
+    let mut names = Vec::new();
+    match opened {
+        Opened::Plain(mut r) => v.member(&names, &mut r),
+        Opened::Tar(r) => walk_tar(r, &mut names, opts, opts.depth, v).map(|_| ()),
+        Opened::Zip(zip) => zip.walk(&mut names, opts, opts.depth, v),
+    }
+}
+
+/// A reader that notes whether it failed otherwise than by a member's
+/// cap: the stream under it is then in an unknown state.
+struct Watch<R> {
+    inner: R,
+    broken: bool,
+}
+
+impl<R: Read> Read for Watch<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).inspect_err(|e| {
+            let member_cap = CapError::of(e).is_some_and(|c| c.limit != Limit::Archive);
+            if !member_cap && e.kind() != io::ErrorKind::Interrupted {
+                self.broken = true;
+            }
+        })
+    }
+}
+
+/// A decoder over a member (not `Send`: a tar member borrows its archive).
+fn local_decoder<'a, R: Read + 'a>(codec: Codec, r: R) -> io::Result<Box<dyn Read + 'a>> {
+    Ok(match codec {
+        Codec::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),
+        Codec::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
+        Codec::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(r)),
+        Codec::Zstd => Box::new(zstd::stream::read::Decoder::new(r)?),
+    })
+}
+
+/// One member, `names` naming it: decoded, opened when it is an archive
+/// and `depth` allows, else handed to the visitor. Returns whether the
+/// stream under it is still sound (no error but a member cap's).
+fn walk_member(
+    r: &mut dyn Read,
+    names: &mut Vec<Vec<u8>>,
+    opts: &ArchiveOpts,
+    depth: usize,
+    v: &mut dyn Visitor,
+) -> io::Result<bool> {
+    let mut w = Watch {
+        inner: r,
+        broken: false,
+    };
+    read_member(&mut w, names, opts, depth, v)?;
+    Ok(!w.broken)
+}
+
+fn read_member(
+    r: &mut dyn Read,
+    names: &mut Vec<Vec<u8>>,
+    opts: &ArchiveOpts,
+    depth: usize,
+    v: &mut dyn Visitor,
+) -> io::Result<()> {
+    let mut r: Box<dyn Read + '_> = Box::new(r);
+    let mut decoded = false;
+    let mut layer = 0;
+    let head = loop {
+        let head = match sniff::peek(&mut r) {
+            Ok(head) => head,
+            Err(e) => {
+                v.error(names, &tar_message(&e));
+                return Ok(());
+            }
+        };
+        if opts.decompress && layer < LAYERS {
+            if let Some(codec) = sniff::codec(&head) {
+                r = match local_decoder(codec, sniff::rejoin(head, r)) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        v.error(names, &e);
+                        return Ok(());
+                    }
+                };
+                decoded = true;
+                layer += 1;
+                continue;
+            }
+        }
+        break head;
+    };
+    let container = (depth > 0).then(|| sniff::container(&head)).flatten();
+    let mut r = sniff::rejoin(head, r);
+    match container {
+        Some(Container::Tar) => {
+            walk_tar(&mut r, names, opts, depth, v)?;
+        }
+        // Spooled within the member's cap (the reader is capped).
+        Some(Container::Zip) => match spool(&mut r).and_then(Zip::open) {
+            Ok(zip) => zip.walk(names, opts, depth, v)?,
+            Err(e) => v.error(names, &tar_message(&e)),
+        },
+        None if decoded => {
+            // A compressed member's bomb is capped as it decodes too.
+            let mut capped = Capped::new(r, opts.member_cap, Limit::Member);
+            v.member(names, &mut capped)?;
+        }
+        None => v.member(names, &mut r)?,
+    }
+    Ok(())
+}
+
+/// The message for a tar error (the crate's words, or the cause's).
+fn tar_message(e: &io::Error) -> String {
+    match CapError::of(e) {
+        Some(cap) => cap.to_string(),
+        None => e.to_string(),
+    }
+}
+
+/// Walks a tar stream (this archive at `depth`, at least 1), its members
+/// in order. Returns whether the stream under it is still sound.
+fn walk_tar<R: Read>(
+    r: R,
+    names: &mut Vec<Vec<u8>>,
+    opts: &ArchiveOpts,
+    depth: usize,
+    v: &mut dyn Visitor,
+) -> io::Result<bool> {
+    let capped = Capped::new(r, opts.archive_cap, Limit::Archive);
+    let mut ar = tar::Archive::new(capped);
+    let entries = match ar.entries() {
+        Ok(entries) => entries,
+        Err(e) => {
+            v.error(names, &tar_message(&e));
+            return Ok(false);
+        }
+    };
+    for entry in entries {
+        if v.stopped() {
+            return Ok(true);
+        }
+        let mut entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                v.error(names, &tar_message(&e));
+                return Ok(false);
+            }
+        };
+        // Regular files only: directories, links, devices and the pax
+        // and GNU extension records are no members to search.
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        names.push(entry.path_bytes().into_owned());
+        let mut capped = Capped::new(&mut entry, opts.member_cap, Limit::Member);
+        let sound = walk_member(&mut capped, names, opts, depth - 1, v)?;
+        names.pop();
+        if !sound {
+            // Reported by the visitor; what follows cannot be trusted.
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Copies a stream into an unnamed temporary file (a zip inside a stream
+/// is read from its end).
+fn spool<R: Read>(mut r: R) -> io::Result<File> {
+    let mut file = tempfile::tempfile()?;
+    io::copy(&mut r, &mut file)?;
+    Ok(file)
+}
+
+/// A file read with positional reads from a position of its own: clones
+/// read the same file from several threads at once.
+#[derive(Clone, Debug)]
+pub struct PosFile {
+    file: Arc<File>,
+    pos: u64,
+    len: u64,
+}
+
+impl Read for PosFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read_at(buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for PosFile {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let pos = match to {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = pos.ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        Ok(self.pos)
+    }
+}
+
+/// A zip archive, its central directory read. Cheap to clone: the clones
+/// share the directory and read the file at positions of their own.
+#[derive(Clone, Debug)]
+pub struct Zip {
+    archive: zip::ZipArchive<PosFile>,
+}
+
+/// What the central directory says is to be done, member by member.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Planned {
+    /// A file to search: its index and name.
+    Member {
+        /// Index in the central directory.
+        index: usize,
+        /// Its path in the archive.
+        name: Vec<u8>,
+    },
+    /// A member that cannot be read, and why.
+    Error {
+        /// Its path in the archive.
+        name: Vec<u8>,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A zip error in words (an I/O error as its cause says it).
+fn zip_message(e: zip::result::ZipError) -> String {
+    match e {
+        zip::result::ZipError::Io(e) => tar_message(&e),
+        e => e.to_string(),
+    }
+}
+
+impl Zip {
+    /// Reads the central directory of a zip file.
+    pub fn open(file: File) -> io::Result<Zip> {
+        let len = file.metadata()?.len();
+        let pf = PosFile {
+            file: Arc::new(file),
+            pos: 0,
+            len,
+        };
+        match zip::ZipArchive::new(pf) {
+            Ok(archive) => Ok(Zip { archive }),
+            Err(e) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                zip_message(e),
+            )),
+        }
+    }
+
+    /// The members to search in directory order, and the errors met
+    /// listing them: directories and symbolic links left out; past the
+    /// archive cap (by declared sizes) one error and nothing more.
+    pub fn plan(&self, opts: &ArchiveOpts) -> Vec<Planned> {
+        let mut archive = self.archive.clone();
+        let mut plan = Vec::new();
+        let mut total = 0u64;
+        for index in 0..archive.len() {
+            let raw_name = || {
+                archive
+                    .name_for_index(index)
+                    .map(|n| n.as_bytes().to_vec())
+                    .unwrap_or_default()
+            };
+            let fallback = raw_name();
+            let f = match archive.by_index_raw(index) {
+                Ok(f) => f,
+                Err(e) => {
+                    plan.push(Planned::Error {
+                        name: fallback,
+                        message: zip_message(e),
+                    });
+                    continue;
+                }
+            };
+            if f.is_dir() || f.is_symlink() {
+                continue;
+            }
+            let name = f.name_raw().to_vec();
+            total = total.saturating_add(f.size());
+            if total > opts.archive_cap {
+                let cap = CapError {
+                    limit: Limit::Archive,
+                    bytes: opts.archive_cap,
+                };
+                plan.push(Planned::Error {
+                    name,
+                    message: cap.to_string(),
+                });
+                break;
+            }
+            plan.push(Planned::Member { index, name });
+        }
+        plan
+    }
+
+    /// Searches member `index` (named last in `names`) as [`walk`] would,
+    /// `depth` counting this archive.
+    pub fn search(
+        &self,
+        index: usize,
+        names: &mut Vec<Vec<u8>>,
+        opts: &ArchiveOpts,
+        depth: usize,
+        v: &mut dyn Visitor,
+    ) -> io::Result<()> {
+        let mut archive = self.archive.clone();
+        let mut f = match archive.by_index(index) {
+            Ok(f) => f,
+            Err(e) => {
+                v.error(names, &zip_message(e));
+                return Ok(());
+            }
+        };
+        let declared = f.size();
+        let held = Capped::new(&mut f, declared, Limit::Declared);
+        let mut capped = Capped::new(held, opts.member_cap, Limit::Member);
+        walk_member(&mut capped, names, opts, depth.saturating_sub(1), v).map(|_| ())
+    }
+
+    /// Walks the members in order on this thread.
+    fn walk(
+        &self,
+        names: &mut Vec<Vec<u8>>,
+        opts: &ArchiveOpts,
+        depth: usize,
+        v: &mut dyn Visitor,
+    ) -> io::Result<()> {
+        for planned in self.plan(opts) {
+            if v.stopped() {
+                break;
+            }
+            match planned {
+                Planned::Member { index, name } => {
+                    names.push(name);
+                    self.search(index, names, opts, depth, v)?;
+                    names.pop();
+                }
+                Planned::Error { name, message } => {
+                    names.push(name);
+                    v.error(names, &message);
+                    names.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,186 @@
+//! Recognises what a stream holds by its first bytes (names are not
+//! trusted: a `.txt` may be gzip, a `.zip` may be text): the compressed
+//! streams this command decodes and the archives it opens.
+
+use std::io::{self, Read};
+
+/// Bytes to look at: a tar header's magic sits at 257.
+pub const HEAD: usize = 512;
+
+/// A compressed stream's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// RFC 1952 (members after the first read too).
+    Gzip,
+    /// bzip2 (concatenated streams too).
+    Bzip2,
+    /// xz (concatenated streams too).
+    Xz,
+    /// Zstandard (all frames).
+    Zstd,
+}
+
+/// An archive's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Container {
+    /// tar: ustar, pax or GNU, or an old (v7) header with a good checksum.
+    Tar,
+    /// zip (read from its central directory).
+    Zip,
+}
+
+/// The compressed stream `head` starts, if any.
+pub fn codec(head: &[u8]) -> Option<Codec> {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return Some(Codec::Gzip);
+    }
+    if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        return Some(Codec::Xz);
+    }
+    if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        return Some(Codec::Zstd);
+    }
+    // "BZh" and a block size digit, then a block's or the end's magic
+    // (text may start "BZh1").
+    if head.len() >= 10
+        && head.starts_with(b"BZh")
+        && (b'1'..=b'9').contains(&head[3])
+        && (head[4..10] == [0x31, 0x41, 0x59, 0x26, 0x53, 0x59]
+            || head[4..10] == [0x17, 0x72, 0x45, 0x38, 0x50, 0x90])
+    {
+        return Some(Codec::Bzip2);
+    }
+    None
+}
+
+/// The archive `head` starts, if any.
+pub fn container(head: &[u8]) -> Option<Container> {
+    // A local file header, or the end record of an empty archive.
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        return Some(Container::Zip);
+    }
+    if head.len() >= 512 && (&head[257..262] == b"ustar" || tar_checksum_ok(&head[..512])) {
+        return Some(Container::Tar);
+    }
+    None
+}
+
+/// Whether a 512-byte block is a tar header by its checksum (the sum of
+/// its bytes, the checksum field counted as spaces, written in octal).
+fn tar_checksum_ok(h: &[u8]) -> bool {
+    // An all-zero block (a tar's end) is no header; a name must start it.
+    if h[0] == 0 {
+        return false;
+    }
+    let field = &h[148..156];
+    let digits: Vec<u8> = field
+        .iter()
+        .copied()
+        .skip_while(|&b| b == b' ')
+        .take_while(|b| (b'0'..=b'7').contains(b))
+        .collect();
+    if digits.is_empty() {
+        return false;
+    }
+    let Ok(want) = u32::from_str_radix(std::str::from_utf8(&digits).unwrap_or("x"), 8) else {
+        return false;
+    };
+    let sum: u32 = h
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| if (148..156).contains(&i) { 32 } else { b as u32 })
+        .sum();
+    sum == want
+}
+
+/// Reads up to [`HEAD`] bytes from `r` (fewer only at its end): what
+/// [`codec`] and [`container`] look at. The bytes are then put back in
+/// front of the stream with [`rejoin`].
+pub fn peek<R: Read>(r: &mut R) -> io::Result<Vec<u8>> {
+    let mut head = vec![0u8; HEAD];
+    let mut n = 0;
+    while n < HEAD {
+        match r.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    head.truncate(n);
+    Ok(head)
+}
+
+/// The stream again, its first bytes (taken by [`peek`]) in front.
+pub fn rejoin<R: Read>(head: Vec<u8>, r: R) -> io::Chain<io::Cursor<Vec<u8>>, R> {
+    io::Cursor::new(head).chain(r)
+}
+
+/// A decoder of `codec` reading the compressed stream `r`.
+pub fn decoder<R: Read + Send + 'static>(codec: Codec, r: R) -> io::Result<Box<dyn Read + Send>> {
+    Ok(match codec {
+        Codec::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),
+        Codec::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
+        Codec::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(r)),
+        Codec::Zstd => Box::new(zstd::stream::read::Decoder::new(r)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tar_header(name: &[u8], magic: bool) -> Vec<u8> {
+        let mut h = vec![0u8; 512];
+        h[..name.len()].copy_from_slice(name);
+        h[100..107].copy_from_slice(b"0000644");
+        h[124..135].copy_from_slice(b"00000000005");
+        h[156] = b'0';
+        if magic {
+            h[257..263].copy_from_slice(b"ustar\0");
+        }
+        h[148..156].copy_from_slice(b"        ");
+        let sum: u32 = h.iter().map(|&b| b as u32).sum();
+        h[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
+        h
+    }
+
+    #[test]
+    fn codecs_by_magic() {
+        assert_eq!(codec(&[0x1f, 0x8b, 8, 0]), Some(Codec::Gzip));
+        assert_eq!(codec(b"\xfd7zXZ\0\0\x04"), Some(Codec::Xz));
+        assert_eq!(codec(&[0x28, 0xb5, 0x2f, 0xfd, 0]), Some(Codec::Zstd));
+        assert_eq!(codec(b"BZh91AY&SY\0\0"), Some(Codec::Bzip2));
+        assert_eq!(codec(b"BZh1 is a text"), None);
+        assert_eq!(codec(b"From a@b Mon"), None);
+        assert_eq!(codec(b""), None);
+    }
+
+    #[test]
+    fn containers_by_magic_and_checksum() {
+        assert_eq!(container(b"PK\x03\x04\x14\0"), Some(Container::Zip));
+        assert_eq!(container(b"PK\x05\x06\0\0"), Some(Container::Zip));
+        assert_eq!(container(b"PK is text"), None);
+        assert_eq!(container(&tar_header(b"a.txt", true)), Some(Container::Tar));
+        // An old tar: no magic, a good checksum.
+        let mut old = tar_header(b"a.txt", false);
+        assert_eq!(container(&old), Some(Container::Tar));
+        old[0] = b'b';
+        assert_eq!(container(&old), None, "checksum no longer matches");
+        assert_eq!(container(&[0u8; 512]), None);
+        assert_eq!(container(&[b' '; 600]), None);
+    }
+
+    #[test]
+    fn peek_and_rejoin_give_the_stream_back() {
+        let data: Vec<u8> = (0..2000u32).map(|i| i as u8).collect();
+        let mut r = &data[..];
+        let head = peek(&mut r).unwrap();
+        assert_eq!(head.len(), HEAD);
+        let mut back = Vec::new();
+        rejoin(head, r).read_to_end(&mut back).unwrap();
+        assert_eq!(back, data);
+        let mut short = &b"abc"[..];
+        assert_eq!(peek(&mut short).unwrap(), b"abc");
+    }
+}
