@@ -3,6 +3,7 @@
 
 mod args;
 mod mail;
+mod parse;
 mod printer;
 mod search;
 mod walk;
