@@ -404,7 +404,7 @@ pub(super) fn run_parallel(
                                     error,
                                     piece_lines: Some(lines),
                                 };
-                                SHARED.give(p.data);
+                                SHARED.give(p.into_buffer());
                                 order.commit(Key::unit(my), vec![chunk], End::Done);
                             });
                         }

@@ -91,7 +91,7 @@ pub(super) fn search_pieces<R: Read>(
         let (recs, lf) = search_piece(&p, lines, relative, map.as_ref(), ctx, name);
         lines += lf;
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
-        pr.recycle(p.data);
+        pr.recycle(p.into_buffer());
         next = pr.next_piece();
     }
     match pr.take_error() {
@@ -161,7 +161,7 @@ impl Started {
     /// Gives the piece buffer back (the file is searched another way).
     pub(super) fn recycle(mut self) {
         if let Some(p) = self.first.take() {
-            self.pr.recycle(p.data);
+            self.pr.recycle(p.into_buffer());
         }
     }
 }
