@@ -220,7 +220,10 @@ pub fn parse_size(flag: &str, s: &str) -> Result<u64, String> {
     };
     let bad = || format!("{flag}: {s:?} is not a size (a number, optionally with K, M, G or T)");
     let n: u64 = digits.parse().map_err(|_| bad())?;
-    let n = n.checked_shl(shift).filter(|v| v >> shift == n).ok_or_else(bad)?;
+    let n = n
+        .checked_shl(shift)
+        .filter(|v| v >> shift == n)
+        .ok_or_else(bad)?;
     if n == 0 {
         return Err(format!("{flag} must be at least 1 byte"));
     }

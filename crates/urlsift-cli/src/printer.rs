@@ -22,6 +22,23 @@ pub struct InputName {
     pub stdin: bool,
     /// Whether `path:` goes before each line.
     pub show: bool,
+    /// For an archive member: where its names start in `display` (the
+    /// archive's path before, `{member}` after, nested ones `{a}{b}`).
+    pub member_at: Option<usize>,
+}
+
+impl InputName {
+    /// The input's own path (the archive's, for a member).
+    pub fn path(&self) -> &[u8] {
+        &self.display[..self.member_at.unwrap_or(self.display.len())]
+    }
+
+    /// The member's path in its archive (nested: `b.tgz}{c.txt`, so that
+    /// `path{member}` is the name printed), if this is a member.
+    pub fn member(&self) -> Option<&[u8]> {
+        let at = self.member_at?;
+        Some(&self.display[at + 1..self.display.len() - 1])
+    }
 }
 
 /// Formatted output of (part of) one input.
@@ -130,6 +147,8 @@ pub struct Printer {
     schemes: Vec<String>,
     form: Option<Form>,
     policy: Policy,
+    /// `-0`: NUL after a printed path instead of `:` or a newline.
+    null: bool,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -219,6 +238,7 @@ impl Printer {
             schemes: cfg.schemes.clone(),
             form: cfg.form,
             policy: cfg.policy,
+            null: cfg.null,
         }
     }
 
@@ -245,7 +265,7 @@ impl Printer {
         let out = &mut recs.body;
         if name.show {
             out.extend_from_slice(&name.display);
-            out.push(b':');
+            out.push(self.path_sep());
         }
         if line || self.line_number {
             put_line(recs, m);
@@ -318,9 +338,13 @@ impl Printer {
         json_opt(
             out,
             (!name.stdin)
-                .then(|| String::from_utf8_lossy(&name.display))
+                .then(|| String::from_utf8_lossy(name.path()))
                 .as_deref(),
         );
+        if let Some(member) = name.member() {
+            out.extend_from_slice(b",\"member\":");
+            json_str(out, &String::from_utf8_lossy(member));
+        }
         out.extend_from_slice(b",\"line\":");
         put_line(recs, m);
         let out = &mut recs.body;
@@ -410,7 +434,7 @@ impl Printer {
     pub fn count_line(&self, out: &mut Vec<u8>, name: &InputName, n: u64) {
         if name.show {
             out.extend_from_slice(&name.display);
-            out.push(b':');
+            out.push(self.path_sep());
         }
         let _ = writeln!(out, "{n}");
     }
@@ -418,7 +442,17 @@ impl Printer {
     /// The files-with-matches line of one input.
     pub fn file_line(&self, out: &mut Vec<u8>, name: &InputName) {
         out.extend_from_slice(&name.display);
-        out.push(b'\n');
+        out.push(if self.null { 0 } else { b'\n' });
+    }
+
+    /// What follows a path before the rest of a line: `:`, or NUL with
+    /// `-0` (as `grep -Z`), so that any name can be split off.
+    fn path_sep(&self) -> u8 {
+        if self.null {
+            0
+        } else {
+            b':'
+        }
     }
 
     /// The output mode.
@@ -459,6 +493,7 @@ mod tests {
             display: b"dir/a".to_vec(),
             stdin: false,
             show,
+            member_at: None,
         }
     }
 
@@ -521,6 +556,43 @@ mod tests {
         assert_eq!(v["spans"][0][0], 5);
         assert_eq!(v["warnings"][0]["code"], "tilde");
         assert_eq!(v["message_id"], "<1@x>");
+    }
+
+    #[test]
+    fn null_ends_paths() {
+        let t = b"<URL:http://a.b/c>\n";
+        assert_eq!(run(&printer(&["-0"]), t, true), "dir/a\0http://a.b/c\n");
+        let p = printer(&["-0", "-l"]);
+        let mut out = Vec::new();
+        p.file_line(&mut out, &name(true));
+        assert_eq!(out, b"dir/a\0");
+        let p = printer(&["-0", "-c"]);
+        let mut out = Vec::new();
+        p.count_line(&mut out, &name(true), 3);
+        assert_eq!(out, b"dir/a\x003\n");
+    }
+
+    #[test]
+    fn member_names_in_json() {
+        let member = InputName {
+            display: b"a.zip{b.tgz}{c\xff.txt}".to_vec(),
+            stdin: false,
+            show: true,
+            member_at: Some(5),
+        };
+        assert_eq!(member.path(), b"a.zip");
+        assert_eq!(member.member(), Some(&b"b.tgz}{c\xff.txt"[..]));
+        let p = printer(&["--json"]);
+        let scanner = Scanner::new();
+        let mut recs = Recs::default();
+        for m in scanner.extract(b"<URL:http://a.b/>") {
+            p.push_match(&mut recs, &member, &m, None);
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(std::str::from_utf8(&recs.body).unwrap().trim()).unwrap();
+        assert_eq!(v["path"], "a.zip");
+        assert_eq!(v["member"], "b.tgz}{c\u{fffd}.txt");
+        assert_eq!(name(true).member(), None);
     }
 
     #[test]

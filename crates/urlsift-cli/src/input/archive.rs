@@ -35,8 +35,8 @@ pub trait Visitor {
     /// returned stops the walk (the output is gone).
     fn member(&mut self, names: &[Vec<u8>], r: &mut dyn Read) -> io::Result<()>;
     /// Something wrong with the archive or member `names` names (empty:
-    /// the input itself).
-    fn error(&mut self, names: &[Vec<u8>], what: &dyn Display);
+    /// the input itself). An error returned stops the walk.
+    fn error(&mut self, names: &[Vec<u8>], what: &dyn Display) -> io::Result<()>;
     /// Whether the walk should stop now.
     fn stopped(&self) -> bool {
         false
@@ -161,7 +161,7 @@ fn read_member(
         let head = match sniff::peek(&mut r) {
             Ok(head) => head,
             Err(e) => {
-                v.error(names, &tar_message(&e));
+                v.error(names, &tar_message(&e))?;
                 return Ok(());
             }
         };
@@ -170,7 +170,7 @@ fn read_member(
                 r = match local_decoder(codec, sniff::rejoin(head, r)) {
                     Ok(d) => d,
                     Err(e) => {
-                        v.error(names, &e);
+                        v.error(names, &e)?;
                         return Ok(());
                     }
                 };
@@ -190,7 +190,7 @@ fn read_member(
         // Spooled within the member's cap (the reader is capped).
         Some(Container::Zip) => match spool(&mut r).and_then(Zip::open) {
             Ok(zip) => zip.walk(names, opts, depth, v)?,
-            Err(e) => v.error(names, &tar_message(&e)),
+            Err(e) => v.error(names, &tar_message(&e))?,
         },
         None if decoded => {
             // A compressed member's bomb is capped as it decodes too.
@@ -224,7 +224,7 @@ fn walk_tar<R: Read>(
     let entries = match ar.entries() {
         Ok(entries) => entries,
         Err(e) => {
-            v.error(names, &tar_message(&e));
+            v.error(names, &tar_message(&e))?;
             return Ok(false);
         }
     };
@@ -235,7 +235,7 @@ fn walk_tar<R: Read>(
         let mut entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                v.error(names, &tar_message(&e));
+                v.error(names, &tar_message(&e))?;
                 return Ok(false);
             }
         };
@@ -288,9 +288,8 @@ impl Seek for PosFile {
             SeekFrom::End(d) => self.len.checked_add_signed(d),
             SeekFrom::Current(d) => self.pos.checked_add_signed(d),
         };
-        self.pos = pos.ok_or_else(|| {
-            io::Error::new(io::ErrorKind::InvalidInput, "seek before the start")
-        })?;
+        self.pos = pos
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "seek before the start"))?;
         Ok(self.pos)
     }
 }
@@ -340,10 +339,7 @@ impl Zip {
         };
         match zip::ZipArchive::new(pf) {
             Ok(archive) => Ok(Zip { archive }),
-            Err(e) => Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                zip_message(e),
-            )),
+            Err(e) => Err(io::Error::new(io::ErrorKind::InvalidData, zip_message(e))),
         }
     }
 
@@ -407,7 +403,7 @@ impl Zip {
         let mut f = match archive.by_index(index) {
             Ok(f) => f,
             Err(e) => {
-                v.error(names, &zip_message(e));
+                v.error(names, &zip_message(e))?;
                 return Ok(());
             }
         };
@@ -437,7 +433,7 @@ impl Zip {
                 }
                 Planned::Error { name, message } => {
                     names.push(name);
-                    v.error(names, &message);
+                    v.error(names, &message)?;
                     names.pop();
                 }
             }

@@ -82,7 +82,9 @@ impl<R: Read> Read for Capped<R> {
         }
         // One byte past the allowance tells a stream at its limit from one
         // over it.
-        let want = buf.len().min(self.left.saturating_add(1).min(usize::MAX as u64) as usize);
+        let want = buf
+            .len()
+            .min(self.left.saturating_add(1).min(usize::MAX as u64) as usize);
         let n = self.inner.read(&mut buf[..want])?;
         if n as u64 > self.left {
             self.left = 0;

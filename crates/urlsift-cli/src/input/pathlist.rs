@@ -17,12 +17,16 @@ pub struct PathList {
     end: u8,
     /// The list as named in messages.
     name: String,
+    /// Whether the list is standard input (which `-` in it cannot name).
+    stdin: bool,
     done: bool,
 }
 
 impl std::fmt::Debug for PathList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PathList").field("name", &self.name).finish()
+        f.debug_struct("PathList")
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -43,7 +47,9 @@ impl PathList {
                 Err(e) => return Err(format!("urlsift: {name}: {e}")),
             }
         };
-        Ok(PathList::new(r, end, name))
+        let mut list = PathList::new(r, end, name);
+        list.stdin = bytes == b"-";
+        Ok(list)
     }
 
     /// The paths read from `r`, ended by `end`, the list called `name`.
@@ -52,6 +58,7 @@ impl PathList {
             r,
             end,
             name,
+            stdin: false,
             done: false,
         }
     }
@@ -68,6 +75,11 @@ impl Iterator for PathList {
                 Ok(_) => {
                     if path.last() == Some(&self.end) {
                         path.pop();
+                    }
+                    if self.stdin && path == b"-" {
+                        return Some(Err(
+                            "urlsift: -: standard input is the path list, not an input".into(),
+                        ));
                     }
                     if !path.is_empty() {
                         return Some(Ok(OsString::from_vec(path)));
@@ -96,17 +108,19 @@ mod tests {
 
     #[test]
     fn lines_and_nul_ended_names_raw() {
-        assert_eq!(list(b"a\nb c\n\n\xff\xfe\nlast", b'\n'), [
-            b"a".to_vec(),
-            b"b c".to_vec(),
-            b"\xff\xfe".to_vec(),
-            b"last".to_vec()
-        ]);
-        assert_eq!(list(b"new\nline\0 sp \0\0x", 0), [
-            b"new\nline".to_vec(),
-            b" sp ".to_vec(),
-            b"x".to_vec()
-        ]);
+        assert_eq!(
+            list(b"a\nb c\n\n\xff\xfe\nlast", b'\n'),
+            [
+                b"a".to_vec(),
+                b"b c".to_vec(),
+                b"\xff\xfe".to_vec(),
+                b"last".to_vec()
+            ]
+        );
+        assert_eq!(
+            list(b"new\nline\0 sp \0\0x", 0),
+            [b"new\nline".to_vec(), b" sp ".to_vec(), b"x".to_vec()]
+        );
         assert!(list(b"", 0).is_empty());
     }
 

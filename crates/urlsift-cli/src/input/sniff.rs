@@ -88,7 +88,13 @@ fn tar_checksum_ok(h: &[u8]) -> bool {
     let sum: u32 = h
         .iter()
         .enumerate()
-        .map(|(i, &b)| if (148..156).contains(&i) { 32 } else { b as u32 })
+        .map(|(i, &b)| {
+            if (148..156).contains(&i) {
+                32
+            } else {
+                b as u32
+            }
+        })
         .sum();
     sum == want
 }

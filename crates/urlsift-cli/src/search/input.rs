@@ -1,36 +1,39 @@
-//! Opening inputs and sniffing what they hold (gzip by magic bytes).
+//! Opening inputs and sniffing what they hold: compressed streams by
+//! their magic bytes, decoded on the first read; archives (and streams
+//! inside streams) opened through [`crate::input::archive`].
 
+use crate::input::archive::{self, Opened};
+use crate::input::{sniff, ArchiveOpts};
 use crate::walk::{self, Entry};
-use flate2::read::MultiGzDecoder;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-pub(super) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
-/// A file that decides on its first read whether it is gzip (by the magic
-/// bytes), so a news article costs no separate peek. For a file known to
-/// be regular a short read is its end (POSIX: short only at end of file,
-/// on a signal, or for pipes and devices), so the read that would return
-/// 0 is skipped too: two system calls less per small file.
+/// A file that decides on its first read whether it is compressed (by the
+/// magic bytes), so a news article costs no separate peek. For a file
+/// known to be regular a short read is its end (POSIX: short only at end
+/// of file, on a signal, or for pipes and devices), so the read that
+/// would return 0 is skipped too: two system calls less per small file.
 pub(super) struct Sniffed {
     pub(super) state: Sniff,
     pub(super) regular: bool,
     pub(super) eof: bool,
+    /// Whether compressed streams are decoded.
+    pub(super) decompress: bool,
 }
 
 pub(super) enum Sniff {
     Unknown(File),
     Plain(File),
-    Gzip(Box<MultiGzDecoder<io::Chain<io::Cursor<Vec<u8>>, File>>>),
+    Decoded(Box<dyn Read + Send>),
     Taken,
 }
 
 impl Read for Sniffed {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = match &mut self.state {
-            Sniff::Gzip(d) => return d.read(buf),
+            Sniff::Decoded(d) => return d.read(buf),
             Sniff::Plain(_) if self.eof => return Ok(0),
             Sniff::Plain(f) => f.read(buf)?,
             Sniff::Unknown(f) => {
@@ -38,10 +41,11 @@ impl Read for Sniffed {
                 let Sniff::Unknown(f) = std::mem::replace(&mut self.state, Sniff::Taken) else {
                     unreachable!("state checked above")
                 };
-                if n >= 2 && buf[..2] == GZIP_MAGIC {
+                let codec = self.decompress.then(|| sniff::codec(&buf[..n])).flatten();
+                if let Some(codec) = codec {
                     // The bytes read so far start the compressed stream.
-                    let head = io::Cursor::new(buf[..n].to_vec());
-                    self.state = Sniff::Gzip(Box::new(MultiGzDecoder::new(head.chain(f))));
+                    let head = sniff::rejoin(buf[..n].to_vec(), f);
+                    self.state = Sniff::Decoded(sniff::decoder(codec, head)?);
                     return self.read(buf);
                 }
                 self.state = Sniff::Plain(f);
@@ -58,30 +62,52 @@ pub(super) fn gz_name(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.as_bytes() == b"gz")
 }
 
-/// Opens a file and tells whether it is gzip, by its name or its magic
-/// bytes (a positional read: the file position stays at the start; a
-/// failure there shows again at the first real read).
-pub(super) fn open_peeked(entry: &Entry, path: &Path) -> io::Result<(File, bool)> {
-    use std::os::unix::fs::FileExt;
-    let f = entry.open()?;
-    let mut magic = [0u8; 2];
-    let gz = gz_name(path) || (f.read_at(&mut magic, 0).unwrap_or(0) == 2 && magic == GZIP_MAGIC);
-    Ok((f, gz))
+/// Whether the first bytes of an input (as [`input_reader`] gives them)
+/// need [`reopen`]: an archive to open, or a stream inside the stream.
+pub(super) fn needs_opening(head: &[u8], opts: &ArchiveOpts) -> bool {
+    (opts.depth > 0 && sniff::container(head).is_some())
+        || (opts.decompress && sniff::codec(head).is_some())
 }
 
-/// Opens an input; a file's gzip-ness is decided by its name or on the
-/// first read (see [`Sniffed`], also for what a known regular file saves).
-pub(super) fn input_reader(entry: &Entry) -> io::Result<Box<dyn Read + Send>> {
+/// Opens a file and tells whether it is more than plain text: compressed
+/// or an archive, by its name (`.gz`) or its first bytes (a positional
+/// read: the file position stays at the start; a failure there shows
+/// again at the first real read). Plain text may be split among threads.
+pub(super) fn open_peeked(
+    entry: &Entry,
+    path: &Path,
+    opts: &ArchiveOpts,
+) -> io::Result<(File, bool)> {
+    use std::os::unix::fs::FileExt;
+    let f = entry.open()?;
+    let mut head = [0u8; sniff::HEAD];
+    let n = f.read_at(&mut head, 0).unwrap_or(0);
+    let special = (opts.decompress && gz_name(path)) || needs_opening(&head[..n], opts);
+    Ok((f, special))
+}
+
+/// Opens an input; a file's compression is decided on the first read
+/// (see [`Sniffed`], also for what a known regular file saves). What it
+/// gives may still be an archive: see [`needs_opening`].
+pub(super) fn input_reader(entry: &Entry, opts: &ArchiveOpts) -> io::Result<Box<dyn Read + Send>> {
     match entry {
         Entry::Stdin => Ok(Box::new(io::stdin())),
-        Entry::File { path, .. } if gz_name(path) => {
-            Ok(Box::new(MultiGzDecoder::new(entry.open()?)))
-        }
         Entry::File { regular, .. } => Ok(Box::new(Sniffed {
             state: Sniff::Unknown(entry.open()?),
             regular: *regular,
             eof: false,
+            decompress: opts.decompress,
         })),
+        Entry::Error(_) => unreachable!("no reader for an error entry"),
+    }
+}
+
+/// Opens an input all the way: compressed layers decoded, an archive
+/// opened (see [`archive::open_file`]).
+pub(super) fn open_input(entry: &Entry, opts: &ArchiveOpts) -> io::Result<Opened> {
+    match entry {
+        Entry::Stdin => archive::open_stream(Box::new(io::stdin()), opts),
+        Entry::File { .. } => archive::open_file(entry.open()?, opts),
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }
 }

@@ -30,7 +30,9 @@
 //! stays flat.
 
 use crate::args::Config;
-use crate::printer::{InputName, Printer, Recs};
+use crate::input::pathlist::PathList;
+use crate::input::ArchiveOpts;
+use crate::printer::{InputName, Printer};
 use crate::walk::{Entry, Walker};
 use std::io::{self, IsTerminal, Write};
 use std::os::unix::ffi::OsStrExt;
@@ -39,6 +41,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use urlsift::Scanner;
 
+mod archive;
 mod input;
 mod order;
 mod pieces;
@@ -48,6 +51,7 @@ mod split;
 mod tests;
 mod unit;
 
+use archive::*;
 use input::*;
 use order::*;
 use pieces::*;
@@ -62,6 +66,11 @@ pub(super) struct Ctx<'a> {
     pub(super) printer: &'a Printer,
     pub(super) msgs: bool,
     pub(super) stop: &'a AtomicBool,
+    /// How compressed inputs and archives are read.
+    pub(super) opts: &'a ArchiveOpts,
+    /// Whether archive members are named before their matches (unless
+    /// `--no-filename`: an archive holds many).
+    pub(super) member_show: bool,
 }
 
 pub(super) enum Fail {
@@ -75,10 +84,20 @@ pub fn run(cfg: Config) -> i32 {
         return crate::parse::run_parse(&cfg);
     }
     let start = Instant::now();
-    let walker = Walker::new(&cfg.paths);
+    let walker = match &cfg.list {
+        None => Walker::new(&cfg.paths),
+        Some(list) => match PathList::open(&list.path, list.end) {
+            Ok(list) => Walker::with_list(&cfg.paths, list),
+            Err(msg) => {
+                eprintln!("{msg}");
+                return 2;
+            }
+        },
+    };
+    // A path list names many files, as a directory does.
     let show = cfg
         .with_filename
-        .unwrap_or(walker.had_dir() || cfg.paths.len() > 1);
+        .unwrap_or(walker.had_dir() || cfg.paths.len() > 1 || cfg.list.is_some());
     // Inputs are numbered and named as the walk yields them.
     let inputs = walker.enumerate().map(|(i, entry)| match entry {
         Entry::Error(msg) => Err((i, msg)),
@@ -102,6 +121,8 @@ pub fn run(cfg: Config) -> i32 {
         printer: &printer,
         msgs: cfg.needs_message_id(),
         stop: &stop,
+        opts: &cfg.archive,
+        member_show: cfg.with_filename.unwrap_or(true),
     };
     let result = if cfg.threads <= 1 {
         run_sequential(inputs, ctx, &mut sink)
@@ -152,8 +173,35 @@ impl Input {
             },
             stdin: matches!(entry, Entry::Stdin),
             show,
+            member_at: None,
         };
         Input { index, entry, name }
+    }
+
+    /// The member `names` of this archive input (nested: one name per
+    /// archive), named `input{name}{name}`.
+    pub(super) fn member(&self, names: &[Vec<u8>], show: bool) -> Input {
+        let mut display = self.name.display.clone();
+        for n in names {
+            display.push(b'{');
+            display.extend_from_slice(n);
+            display.push(b'}');
+        }
+        let name = InputName {
+            display,
+            stdin: self.name.stdin,
+            show: if names.is_empty() {
+                self.name.show
+            } else {
+                show
+            },
+            member_at: (!names.is_empty()).then_some(self.name.display.len()),
+        };
+        Input {
+            index: self.index,
+            entry: self.entry.clone(),
+            name,
+        }
     }
 }
 
@@ -168,40 +216,16 @@ fn run_sequential(
     for item in inputs {
         let input = match item {
             Err((i, msg)) => {
-                sink.chunk(Chunk::failed(i, msg))?;
+                sink.chunk(Chunk::failed(i, Some(msg)))?;
                 continue;
             }
             Ok(input) => input,
         };
-        let i = input.index;
-        let res = match input_reader(&input.entry) {
-            Err(err) => Err(Fail::Read(err)),
-            Ok(r) => search_stream(r, ctx, &input.name, &mut |recs, bytes, _| {
-                sink.chunk(Chunk {
-                    input: i,
-                    name: None,
-                    last: false,
-                    bytes,
-                    body: recs,
-                    error: None,
-                    piece_lines: None,
-                })
-            }),
-        };
-        let error = match res {
-            Err(Fail::Write(w)) => return Err(w),
-            Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
-            Ok(()) => None,
-        };
-        sink.chunk(Chunk {
-            input: i,
-            name: Some(input),
-            last: true,
-            bytes: 0,
-            body: Recs::default(),
-            error,
-            piece_lines: None,
-        })?;
+        let mut emit = |c| sink.chunk(c);
+        match start(&input, ctx) {
+            Ok(started) => search_input(&input, started, ctx, &mut emit)?,
+            Err(opened) => search_archive(&input, opened, ctx, &mut emit)?,
+        }
     }
     Ok(())
 }

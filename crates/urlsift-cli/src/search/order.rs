@@ -14,9 +14,9 @@ pub(super) struct Sink<'a> {
     pub(super) out: Box<dyn Write + Send>,
     pub(super) printer: &'a Printer,
     pub(super) seen: HashSet<String>,
-    /// The last input whose error was reported.
-    pub(super) failed: Option<usize>,
-    pub(super) cur_input: usize,
+    /// The last input (and member) whose error was reported.
+    pub(super) failed: Option<(usize, u64)>,
+    pub(super) cur_input: (usize, u64),
     pub(super) cur_count: u64,
     pub(super) cur_lines: u64,
     pub(super) stats: Stats,
@@ -30,7 +30,7 @@ impl<'a> Sink<'a> {
             printer,
             seen: HashSet::new(),
             failed: None,
-            cur_input: usize::MAX,
+            cur_input: (usize::MAX, 0),
             cur_count: 0,
             cur_lines: 0,
             stats: Stats::default(),
@@ -71,8 +71,8 @@ impl<'a> Sink<'a> {
     }
 
     pub(super) fn chunk(&mut self, c: Chunk) -> io::Result<()> {
-        if c.input != self.cur_input {
-            self.cur_input = c.input;
+        if (c.input, c.member) != self.cur_input {
+            self.cur_input = (c.input, c.member);
             self.cur_count = 0;
             self.cur_lines = 0;
         }
@@ -102,8 +102,8 @@ impl<'a> Sink<'a> {
         }
         if let Some(e) = c.error {
             // One message per input, though several ranges may fail.
-            if self.failed != Some(c.input) {
-                self.failed = Some(c.input);
+            if self.failed != Some((c.input, c.member)) {
+                self.failed = Some((c.input, c.member));
                 self.out.flush()?;
                 eprintln!("{e}");
             }

@@ -1,11 +1,11 @@
 //! The parallel scheduler: batches, handbacks and the flow control that bounds the work in flight.
 
+use crate::input::archive::{open_file, Opened};
 use crate::mail::MessageTracker;
 use crate::walk::Entry;
-use flate2::read::MultiGzDecoder;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -228,8 +228,9 @@ impl<'s> Sched<'_, 's, '_, '_> {
         let key = Key::unit(*seq);
         self.acquire(key);
         let chunk = Chunk {
+            member: 0,
             name,
-            ..Chunk::failed(i, message)
+            ..Chunk::failed(i, Some(message))
         };
         self.order.commit(key, vec![chunk], End::Done);
         *seq += 1;
@@ -349,7 +350,7 @@ pub(super) fn run_parallel(
                     // by the pool's threads at once, the parts of one unit
                     // (Message-IDs need the messages in order, so not then).
                     (Entry::File { path, .. }, Some(size)) if !ctx.msgs => {
-                        match open_peeked(&input.entry, path) {
+                        match open_peeked(&input.entry, path, ctx.opts) {
                             Ok((file, false)) => {
                                 let key = Key::unit(seq);
                                 seq += 1;
@@ -360,13 +361,34 @@ pub(super) fn run_parallel(
                                 });
                                 continue;
                             }
-                            Ok((file, true)) => {
-                                Ok(Box::new(MultiGzDecoder::new(file)) as Box<dyn Read + Send>)
-                            }
+                            Ok((file, true)) => open_file(file, ctx.opts),
                             Err(err) => Err(err),
                         }
                     }
-                    (e, _) => input_reader(e),
+                    (e, _) => open_input(e, ctx.opts),
+                };
+                let reader = match reader {
+                    // An archive: one job, which searches a zip's members
+                    // in parallel; a tar stream in order.
+                    Ok(Opened::Plain(r)) => Ok(r),
+                    Ok(opened) => {
+                        let key = Key::unit(seq);
+                        seq += 1;
+                        sched.acquire(key);
+                        scope.spawn_fifo(move |_| {
+                            search_archive_unit(
+                                &input,
+                                Ok(opened),
+                                ctx,
+                                order,
+                                key,
+                                Vec::new(),
+                                End::Done,
+                            );
+                        });
+                        continue;
+                    }
+                    Err(err) => Err(err),
                 };
                 match reader {
                     // Stdin, gzip, or Message-IDs wanted: read here in
@@ -396,6 +418,7 @@ pub(super) fn run_parallel(
                                 let (recs, lines) =
                                     search_piece(&p, 0, true, map.as_ref(), ctx, &input.name);
                                 let chunk = Chunk {
+                                    member: 0,
                                     input: i,
                                     name: Some(input),
                                     last: p.at_end,

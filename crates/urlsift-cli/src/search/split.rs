@@ -99,9 +99,9 @@ pub(super) fn search_range(
 }
 
 /// A file found larger than a piece: opened with its size when it is
-/// larger than [`SPLIT_MIN`] and not gzip (a compressed stream is read in
+/// larger than [`SPLIT_MIN`] and plain text (a compressed stream is read in
 /// order).
-pub(super) fn large_plain(entry: &Entry) -> Option<(File, u64)> {
+pub(super) fn large_plain(entry: &Entry, opts: &ArchiveOpts) -> Option<(File, u64)> {
     let Entry::File { path, .. } = entry else {
         return None;
     };
@@ -109,7 +109,7 @@ pub(super) fn large_plain(entry: &Entry) -> Option<(File, u64)> {
     if size <= SPLIT_MIN {
         return None;
     }
-    match open_peeked(entry, path) {
+    match open_peeked(entry, path, opts) {
         Ok((file, false)) => Some((file, size)),
         _ => None,
     }
@@ -140,6 +140,7 @@ pub(super) fn search_range_unit(
         lines += lf;
         if held.body.len() >= PIECE && order.is_next(key) {
             let part = Chunk {
+                member: 0,
                 input: i,
                 name: None,
                 last: false,
@@ -157,6 +158,7 @@ pub(super) fn search_range_unit(
         _ => None,
     };
     let chunk = Chunk {
+        member: 0,
         input: i,
         name: Some(input.clone()),
         last: r + 1 == ranges,

@@ -28,6 +28,7 @@ fn chunk(text: &str) -> Vec<Chunk> {
         ..Recs::default()
     };
     vec![Chunk {
+        member: 0,
         input: 0,
         name: None,
         last: false,

@@ -21,6 +21,9 @@ pub(super) struct Stats {
 
 pub(super) struct Chunk {
     pub(super) input: usize,
+    /// Which member of an archive input (0: the input itself): each is
+    /// counted and named on its own.
+    pub(super) member: u64,
     /// The input's name (`None` for an error entry).
     pub(super) name: Option<Arc<Input>>,
     pub(super) last: bool,
@@ -34,15 +37,17 @@ pub(super) struct Chunk {
 }
 
 impl Chunk {
-    /// The whole of input `input` when it could not be read: one message.
-    pub(super) fn failed(input: usize, message: String) -> Chunk {
+    /// The end of input `input` with no output, and its error if any (an
+    /// input that could not be read at all: its one message).
+    pub(super) fn failed(input: usize, error: Option<String>) -> Chunk {
         Chunk {
+            member: 0,
             input,
             name: None,
             last: true,
             bytes: 0,
             body: Recs::default(),
-            error: Some(message),
+            error,
             piece_lines: None,
         }
     }
@@ -147,10 +152,23 @@ pub(super) struct Started {
 impl Started {
     /// Opens `input` and reads its first piece.
     pub(super) fn new(input: &Input, ctx: Ctx<'_>) -> io::Result<Started> {
-        let r = input_reader(&input.entry)?;
+        let r = input_reader(&input.entry, ctx.opts)?;
+        Ok(Started::from_reader(r, ctx))
+    }
+
+    /// Reads the first piece of `r`.
+    pub(super) fn from_reader(r: Box<dyn Read + Send>, ctx: Ctx<'_>) -> Started {
         let mut pr = PieceReader::new(r, PIECE, ctx.scanner.get_limits().max_bytes);
         let first = pr.next_piece();
-        Ok(Started { pr, first })
+        Started { pr, first }
+    }
+
+    /// Whether the first piece shows an archive (or a stream inside the
+    /// stream): the input is then opened again all the way.
+    pub(super) fn needs_opening(&self, ctx: Ctx<'_>) -> bool {
+        self.first
+            .as_ref()
+            .is_some_and(|p| needs_opening(p.bytes(), ctx.opts))
     }
 
     /// Whether the file is longer than its first piece.
@@ -189,6 +207,7 @@ pub(super) fn search_small(
         _ => None,
     };
     Chunk {
+        member: 0,
         input: input.index,
         name: Some(input.clone()),
         last: true,
@@ -230,10 +249,29 @@ pub(super) fn search_batch<'s>(
             break;
         }
         let started = Started::new(&input, ctx);
+        if started.as_ref().is_ok_and(|s| s.needs_opening(ctx)) {
+            // An archive: searched here, its members in parallel for a
+            // zip; the files after it go to another job.
+            if let Ok(s) = started {
+                s.recycle();
+            }
+            let handed = files.len() > 0;
+            if handed {
+                order.flow.hand_back(Handback {
+                    key: key.then(),
+                    large: None,
+                    rest: files.collect(),
+                });
+            }
+            let end = if handed { End::Part } else { End::Done };
+            let opened = open_input(&input.entry, ctx.opts);
+            search_archive_unit(&input, opened, ctx, order, key, chunks, end);
+            return;
+        }
         let large = started.as_ref().is_ok_and(Started::large);
         // Message-IDs need the messages in order: never split then.
         if large && !ctx.msgs {
-            if let Some((file, size)) = large_plain(&input.entry) {
+            if let Some((file, size)) = large_plain(&input.entry, ctx.opts) {
                 if let Ok(s) = started {
                     s.recycle();
                 }

@@ -1,0 +1,247 @@
+//! Searching the members of an archive input, each as a file of its own:
+//! named `archive{member}` (nested: `a.zip{b.tgz}{c.txt}`), line numbers
+//! and counts per member, its read error reported as
+//! `urlsift: archive{member}: what is wrong` while the other members are
+//! still searched. On the pool, a zip's members are searched in parallel
+//! (a window of them at a time, each thread reading the file at positions
+//! of its own) and handed on in directory order, so the output is the
+//! same at any number of threads.
+
+use crate::input::archive::{self, Opened, Planned, Visitor, Zip};
+use crate::printer::escape_string;
+use std::fmt::Display;
+use std::io::{self, Read};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use super::*;
+
+/// The visitor that searches each member, its output handed to `emit` as
+/// chunks. Members are numbered from `base` on (each needs a number of
+/// its own in the sink, which counts and names per member).
+struct Members<'a, 'e> {
+    input: &'a Arc<Input>,
+    ctx: Ctx<'a>,
+    next: u64,
+    emit: &'e mut dyn FnMut(Chunk) -> io::Result<()>,
+}
+
+impl Members<'_, '_> {
+    fn number(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+}
+
+impl Visitor for Members<'_, '_> {
+    fn member(&mut self, names: &[Vec<u8>], r: &mut dyn Read) -> io::Result<()> {
+        let id = self.number();
+        let member = Arc::new(self.input.member(names, self.ctx.member_show));
+        let i = self.input.index;
+        let emit = &mut *self.emit;
+        let res = search_stream(r, self.ctx, &member.name, &mut |recs, bytes, _| {
+            emit(Chunk {
+                member: id,
+                bytes,
+                body: recs,
+                last: false,
+                ..Chunk::failed(i, None)
+            })
+        });
+        let error = match res {
+            Err(Fail::Write(e)) => return Err(e),
+            Err(Fail::Read(e)) => Some(format!(
+                "urlsift: {}: {e}",
+                escape_string(&member.name.display)
+            )),
+            Ok(()) => None,
+        };
+        emit(Chunk {
+            member: id,
+            name: Some(member),
+            ..Chunk::failed(i, error)
+        })
+    }
+
+    fn error(&mut self, names: &[Vec<u8>], what: &dyn Display) -> io::Result<()> {
+        let id = self.number();
+        let display = self.input.member(names, true).name.display;
+        let message = format!("urlsift: {}: {what}", escape_string(&display));
+        (self.emit)(Chunk {
+            member: id,
+            ..Chunk::failed(self.input.index, Some(message))
+        })
+    }
+
+    fn stopped(&self) -> bool {
+        self.ctx.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Searches an opened input member by member (a plain stream as the input
+/// itself), handing the chunks to `emit` in order.
+pub(super) fn search_archive(
+    input: &Arc<Input>,
+    opened: Opened,
+    ctx: Ctx<'_>,
+    emit: &mut dyn FnMut(Chunk) -> io::Result<()>,
+) -> io::Result<()> {
+    match opened {
+        Opened::Zip(zip) if rayon::current_thread_index().is_some() => {
+            search_zip_parallel(input, &zip, ctx, emit)
+        }
+        opened => {
+            let mut v = Members {
+                input,
+                ctx,
+                next: 0,
+                emit,
+            };
+            archive::walk(opened, ctx.opts, &mut v)
+        }
+    }
+}
+
+/// A zip's members searched on the pool, a window at a time, each
+/// member's chunks held until the ones before it are handed on.
+fn search_zip_parallel(
+    input: &Arc<Input>,
+    zip: &Zip,
+    ctx: Ctx<'_>,
+    emit: &mut dyn FnMut(Chunk) -> io::Result<()>,
+) -> io::Result<()> {
+    let plan = zip.plan(ctx.opts);
+    let window = 4 * rayon::current_num_threads();
+    for (w, group) in plan.chunks(window).enumerate() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let mut outs: Vec<Vec<Chunk>> = group.iter().map(|_| Vec::new()).collect();
+        rayon::scope(|s| {
+            for (k, (planned, out)) in group.iter().zip(outs.iter_mut()).enumerate() {
+                // Numbers apart from the other members' (nested archives
+                // number their members one after the other).
+                let base = ((w * window + k) as u64 + 1) << 32;
+                s.spawn(move |_| {
+                    let mut push = |c: Chunk| {
+                        out.push(c);
+                        Ok(())
+                    };
+                    let mut v = Members {
+                        input,
+                        ctx,
+                        next: base,
+                        emit: &mut push,
+                    };
+                    // Collecting cannot fail.
+                    let _ = match planned {
+                        Planned::Member { index, name } => {
+                            let mut names = vec![name.clone()];
+                            zip.search(*index, &mut names, ctx.opts, ctx.opts.depth, &mut v)
+                        }
+                        Planned::Error { name, message } => {
+                            v.error(std::slice::from_ref(name), message)
+                        }
+                    };
+                });
+            }
+        });
+        for c in outs.into_iter().flatten() {
+            emit(c)?;
+        }
+    }
+    Ok(())
+}
+
+/// Searches one input on this thread, start to end: a plain stream piece
+/// by piece, an archive member by member; `started` is the input opened
+/// with its first piece read (stdin: opened all the way first).
+pub(super) fn search_input(
+    input: &Arc<Input>,
+    started: io::Result<Started>,
+    ctx: Ctx<'_>,
+    emit: &mut dyn FnMut(Chunk) -> io::Result<()>,
+) -> io::Result<()> {
+    let i = input.index;
+    if started.as_ref().is_ok_and(|s| s.needs_opening(ctx)) {
+        if let Ok(s) = started {
+            s.recycle();
+        }
+        return match open_input(&input.entry, ctx.opts) {
+            Ok(opened) => search_archive(input, opened, ctx, emit),
+            Err(e) => emit(Chunk {
+                name: Some(input.clone()),
+                ..Chunk::failed(i, Some(read_message(&input.entry, &e)))
+            }),
+        };
+    }
+    let res = match started {
+        Err(err) => Err(Fail::Read(err)),
+        Ok(Started { pr, first }) => {
+            search_pieces(pr, first, false, ctx, &input.name, &mut |recs, bytes, _| {
+                emit(Chunk {
+                    bytes,
+                    body: recs,
+                    last: false,
+                    ..Chunk::failed(i, None)
+                })
+            })
+        }
+    };
+    let error = match res {
+        Err(Fail::Write(w)) => return Err(w),
+        Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
+        Ok(()) => None,
+    };
+    emit(Chunk {
+        name: Some(input.clone()),
+        ..Chunk::failed(i, error)
+    })
+}
+
+/// Opens `input` and reads its first piece; stdin is opened all the way
+/// (it cannot be opened again), so an archive on stdin is an error-free
+/// [`Opened`] to search with [`search_archive`].
+pub(super) fn start(input: &Input, ctx: Ctx<'_>) -> Result<io::Result<Started>, Opened> {
+    match &input.entry {
+        Entry::Stdin => match open_input(&input.entry, ctx.opts) {
+            Ok(Opened::Plain(r)) => Ok(Ok(Started::from_reader(r, ctx))),
+            Ok(opened) => Err(opened),
+            Err(e) => Ok(Err(e)),
+        },
+        _ => Ok(Started::new(input, ctx)),
+    }
+}
+
+/// The job for an archive input, unit `key`, after `chunks` (the files of
+/// its batch before it): its members' output handed over as it goes when
+/// it is the next unit to write, else held to the end.
+pub(super) fn search_archive_unit(
+    input: &Arc<Input>,
+    opened: io::Result<Opened>,
+    ctx: Ctx<'_>,
+    order: &Order<'_, '_>,
+    key: Key,
+    mut chunks: Vec<Chunk>,
+    end: End,
+) {
+    let i = input.index;
+    let mut held = 0usize;
+    let mut emit = |c: Chunk| {
+        held += c.body.body.len();
+        chunks.push(c);
+        if held >= PIECE && order.is_next(key) {
+            held = 0;
+            order.commit(key, std::mem::take(&mut chunks), End::Open);
+        }
+        Ok(())
+    };
+    let _ = match opened {
+        Ok(opened) => search_archive(input, opened, ctx, &mut emit),
+        Err(e) => emit(Chunk {
+            name: Some(input.clone()),
+            ..Chunk::failed(i, Some(read_message(&input.entry, &e)))
+        }),
+    };
+    order.commit(key, chunks, end);
+}
