@@ -51,6 +51,10 @@ pub enum Opened {
     Tar(Box<dyn Read + Send>),
     /// A zip archive.
     Zip(Zip),
+    /// A zip whose central directory cannot be read (cut short, most
+    /// often), and why: its members are read from their local headers up
+    /// to the damage.
+    CutZip(File, String),
 }
 
 /// Looks at an open file: a zip is read in place, anything else as a
@@ -61,7 +65,7 @@ pub fn open_file(file: File, opts: &ArchiveOpts) -> io::Result<Opened> {
         let mut head = [0u8; 4];
         let n = file.read_at(&mut head, 0).unwrap_or(0);
         if sniff::container(&head[..n]) == Some(Container::Zip) {
-            return Zip::open(file).map(Opened::Zip);
+            return Ok(open_zip(file));
         }
     }
     open_stream(Box::new(file), opts)
@@ -83,7 +87,7 @@ pub fn open_stream(mut r: Box<dyn Read + Send>, opts: &ArchiveOpts) -> io::Resul
         let r = Box::new(sniff::rejoin(head, r));
         return Ok(match container {
             Some(Container::Tar) => Opened::Tar(r),
-            Some(Container::Zip) => Opened::Zip(Zip::open(spool(r)?)?),
+            Some(Container::Zip) => open_zip(spool(r)?),
             None => Opened::Plain(r),
         });
     }
@@ -98,6 +102,69 @@ pub fn walk(opened: Opened, opts: &ArchiveOpts, v: &mut dyn Visitor) -> io::Resu
         Opened::Plain(mut r) => v.member(&names, &mut r),
         Opened::Tar(r) => walk_tar(r, &mut names, opts, opts.depth, v).map(|_| ()),
         Opened::Zip(zip) => zip.walk(&mut names, opts, opts.depth, v),
+        Opened::CutZip(file, why) => walk_cut_zip(file, &why, &mut names, opts, opts.depth, v),
+    }
+}
+
+/// A zip file opened from its central directory, or as a cut one.
+fn open_zip(file: File) -> Opened {
+    match file.try_clone() {
+        Ok(copy) => match Zip::open(copy) {
+            Ok(zip) => Opened::Zip(zip),
+            Err(e) => Opened::CutZip(file, e.to_string()),
+        },
+        Err(e) => Opened::CutZip(file, e.to_string()),
+    }
+}
+
+/// Walks a zip with no readable central directory (`why`), its members
+/// read one after the other from their local headers until one cannot be
+/// (entries whose sizes only a data descriptor gives end the walk there).
+fn walk_cut_zip(
+    file: File,
+    why: &str,
+    names: &mut Vec<Vec<u8>>,
+    opts: &ArchiveOpts,
+    depth: usize,
+    v: &mut dyn Visitor,
+) -> io::Result<()> {
+    v.error(
+        names,
+        &format_args!("{why}; members read from their local headers up to the damage"),
+    )?;
+    let mut r = io::BufReader::new(file);
+    let mut total = 0u64;
+    loop {
+        if v.stopped() {
+            return Ok(());
+        }
+        let mut f = match zip::read::read_zipfile_from_stream(&mut r) {
+            Ok(Some(f)) => f,
+            // The central directory's start: every member was read.
+            Ok(None) => return Ok(()),
+            Err(e) => return v.error(names, &zip_message(e)),
+        };
+        if f.is_dir() || !f.is_file() {
+            continue;
+        }
+        let declared = f.size();
+        total = total.saturating_add(declared);
+        names.push(f.name_raw().to_vec());
+        if total > opts.archive_cap {
+            let cap = CapError {
+                limit: Limit::Archive,
+                bytes: opts.archive_cap,
+            };
+            v.error(names, &cap)?;
+            return Ok(());
+        }
+        let held = Capped::new(&mut f, declared, Limit::Declared);
+        let mut capped = Capped::new(held, opts.member_cap, Limit::Member);
+        let sound = walk_member(&mut capped, names, opts, depth.saturating_sub(1), v)?;
+        names.pop();
+        if !sound {
+            return Ok(());
+        }
     }
 }
 
@@ -188,8 +255,10 @@ fn read_member(
             walk_tar(&mut r, names, opts, depth, v)?;
         }
         // Spooled within the member's cap (the reader is capped).
-        Some(Container::Zip) => match spool(&mut r).and_then(Zip::open) {
-            Ok(zip) => zip.walk(names, opts, depth, v)?,
+        Some(Container::Zip) => match spool(&mut r).map(open_zip) {
+            Ok(Opened::CutZip(file, why)) => walk_cut_zip(file, &why, names, opts, depth, v)?,
+            Ok(Opened::Zip(zip)) => zip.walk(names, opts, depth, v)?,
+            Ok(_) => unreachable!("open_zip opens a zip"),
             Err(e) => v.error(names, &tar_message(&e))?,
         },
         None if decoded => {
