@@ -76,15 +76,17 @@ pub fn open_file(file: File, opts: &ArchiveOpts) -> io::Result<Opened> {
 /// temporary file), or the stream returned to be searched.
 pub fn open_stream(mut r: Box<dyn Read + Send>, opts: &ArchiveOpts) -> io::Result<Opened> {
     for layer in 0..=LAYERS {
-        let head = sniff::peek(&mut r)?;
+        let p = sniff::peek(r);
         if opts.decompress && layer < LAYERS {
-            if let Some(codec) = sniff::codec(&head) {
-                r = sniff::decoder(codec, sniff::rejoin(head, r))?;
+            if let Some(codec) = sniff::codec(p.head()) {
+                r = sniff::decoder(codec, p)?;
                 continue;
             }
         }
-        let container = (opts.depth > 0).then(|| sniff::container(&head)).flatten();
-        let r = Box::new(sniff::rejoin(head, r));
+        let container = (opts.depth > 0)
+            .then(|| sniff::container(p.head()))
+            .flatten();
+        let r = Box::new(p);
         return Ok(match container {
             Some(Container::Tar) => Opened::Tar(r),
             Some(Container::Zip) => open_zip(spool(r)?),
@@ -224,17 +226,11 @@ fn read_member(
     let mut r: Box<dyn Read + '_> = Box::new(r);
     let mut decoded = false;
     let mut layer = 0;
-    let head = loop {
-        let head = match sniff::peek(&mut r) {
-            Ok(head) => head,
-            Err(e) => {
-                v.error(names, &tar_message(&e))?;
-                return Ok(());
-            }
-        };
+    let mut r = loop {
+        let p = sniff::peek(r);
         if opts.decompress && layer < LAYERS {
-            if let Some(codec) = sniff::codec(&head) {
-                r = match local_decoder(codec, sniff::rejoin(head, r)) {
+            if let Some(codec) = sniff::codec(p.head()) {
+                r = match local_decoder(codec, p) {
                     Ok(d) => d,
                     Err(e) => {
                         v.error(names, &e)?;
@@ -246,10 +242,9 @@ fn read_member(
                 continue;
             }
         }
-        break head;
+        break p;
     };
-    let container = (depth > 0).then(|| sniff::container(&head)).flatten();
-    let mut r = sniff::rejoin(head, r);
+    let container = (depth > 0).then(|| sniff::container(r.head())).flatten();
     match container {
         Some(Container::Tar) => {
             walk_tar(&mut r, names, opts, depth, v)?;

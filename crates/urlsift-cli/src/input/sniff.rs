@@ -99,25 +99,61 @@ fn tar_checksum_ok(h: &[u8]) -> bool {
     sum == want
 }
 
-/// Reads up to [`HEAD`] bytes from `r` (fewer only at its end): what
-/// [`codec`] and [`container`] look at. The bytes are then put back in
-/// front of the stream with [`rejoin`].
-pub fn peek<R: Read>(r: &mut R) -> io::Result<Vec<u8>> {
+/// A stream whose first bytes were read ahead (see [`peek`]): they come
+/// first, then a read error met reading them (the bytes before an error
+/// are searched like any), then the rest of the stream.
+pub struct Peeked<R> {
+    head: io::Cursor<Vec<u8>>,
+    err: Option<io::Error>,
+    r: R,
+}
+
+impl<R> Peeked<R> {
+    /// The bytes read ahead: what [`codec`] and [`container`] look at.
+    pub fn head(&self) -> &[u8] {
+        self.head.get_ref()
+    }
+}
+
+impl<R: Read> Read for Peeked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.head.read(buf)?;
+        if n > 0 || buf.is_empty() {
+            return Ok(n);
+        }
+        if let Some(e) = self.err.take() {
+            return Err(e);
+        }
+        self.r.read(buf)
+    }
+}
+
+/// Reads up to [`HEAD`] bytes of `r` ahead (fewer at its end or at a read
+/// error, which comes after them).
+pub fn peek<R: Read>(mut r: R) -> Peeked<R> {
     let mut head = vec![0u8; HEAD];
     let mut n = 0;
+    let mut err = None;
     while n < HEAD {
         match r.read(&mut head[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => {
+                err = Some(e);
+                break;
+            }
         }
     }
     head.truncate(n);
-    Ok(head)
+    Peeked {
+        head: io::Cursor::new(head),
+        err,
+        r,
+    }
 }
 
-/// The stream again, its first bytes (taken by [`peek`]) in front.
+/// The stream again, its first bytes (read by the caller) in front.
 pub fn rejoin<R: Read>(head: Vec<u8>, r: R) -> io::Chain<io::Cursor<Vec<u8>>, R> {
     io::Cursor::new(head).chain(r)
 }
@@ -178,15 +214,28 @@ mod tests {
     }
 
     #[test]
-    fn peek_and_rejoin_give_the_stream_back() {
+    fn peek_gives_the_stream_back_and_an_error_after_the_bytes_before_it() {
         let data: Vec<u8> = (0..2000u32).map(|i| i as u8).collect();
-        let mut r = &data[..];
-        let head = peek(&mut r).unwrap();
-        assert_eq!(head.len(), HEAD);
+        let p = peek(&data[..]);
+        assert_eq!(p.head(), &data[..HEAD]);
         let mut back = Vec::new();
-        rejoin(head, r).read_to_end(&mut back).unwrap();
+        { p }.read_to_end(&mut back).unwrap();
         assert_eq!(back, data);
-        let mut short = &b"abc"[..];
-        assert_eq!(peek(&mut short).unwrap(), b"abc");
+        assert_eq!(peek(&b"abc"[..]).head(), b"abc");
+        // A stream failing after 3 bytes.
+        let failing = (&b"abc"[..]).chain(FailingReader);
+        let mut p = peek(failing);
+        assert_eq!(p.head(), b"abc");
+        let mut buf = [0u8; 8];
+        assert_eq!(p.read(&mut buf).unwrap(), 3);
+        assert!(p.read(&mut buf).is_err());
+    }
+
+    struct FailingReader;
+
+    impl Read for FailingReader {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::new(io::ErrorKind::InvalidData, "bad"))
+        }
     }
 }
