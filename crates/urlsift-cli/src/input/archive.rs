@@ -179,12 +179,14 @@ struct Watch<R> {
 
 impl<R: Read> Read for Watch<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner.read(buf).inspect_err(|e| {
+        let res = self.inner.read(buf);
+        if let Err(e) = &res {
             let member_cap = CapError::of(e).is_some_and(|c| c.limit != Limit::Archive);
             if !member_cap && e.kind() != io::ErrorKind::Interrupted {
                 self.broken = true;
             }
-        })
+        }
+        res
     }
 }
 

@@ -5,6 +5,7 @@ use std::fs::File;
 use std::sync::Mutex;
 
 use super::*;
+use crate::printer::Recs;
 use urlsift::Match;
 
 /// A `Write` into a shared buffer, for the order's sink.
