@@ -115,6 +115,25 @@ fn run_all_j(dir: &Path, args: &[&str]) -> util::Run {
 }
 
 #[test]
+fn sample_archive_as_expected() {
+    // The rows of tests/data/samples-expected.tsv for the members of
+    // samples/news/archive.zip (ref-extract on each member, decoded).
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let expected = std::fs::read_to_string(root.join("tests/data/samples-expected.tsv")).unwrap();
+    let want: String = expected
+        .lines()
+        .filter(|l| l.starts_with("news/archive.zip{"))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            format!("samples/{}:{}:{}\n", f[0], f[1], f[2])
+        })
+        .collect();
+    assert_eq!(want.lines().count(), 6);
+    let r = run_all_j(root, &["-n", "samples/news/archive.zip"]);
+    assert_eq!(r.out(), want);
+}
+
+#[test]
 fn every_format_by_content_members_named_archive_member() {
     use zip::CompressionMethod as M;
     let d = tmp();
