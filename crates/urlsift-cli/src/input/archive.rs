@@ -376,6 +376,8 @@ pub enum Planned {
         index: usize,
         /// Its path in the archive.
         name: Vec<u8>,
+        /// Its size as the directory declares it.
+        size: u64,
     },
     /// A member that cannot be read, and why.
     Error {
@@ -450,7 +452,11 @@ impl Zip {
                 });
                 break;
             }
-            plan.push(Planned::Member { index, name });
+            plan.push(Planned::Member {
+                index,
+                name,
+                size: f.size(),
+            });
         }
         plan
     }
@@ -492,7 +498,7 @@ impl Zip {
                 break;
             }
             match planned {
-                Planned::Member { index, name } => {
+                Planned::Member { index, name, .. } => {
                     names.push(name);
                     self.search(index, names, opts, depth, v)?;
                     names.pop();

@@ -2,10 +2,10 @@
 //! named `archive{member}` (nested: `a.zip{b.tgz}{c.txt}`), line numbers
 //! and counts per member, its read error reported as
 //! `urlsift: archive{member}: what is wrong` while the other members are
-//! still searched. On the pool, a zip's members are searched in parallel
-//! (a window of them at a time, each thread reading the file at positions
-//! of its own) and handed on in directory order, so the output is the
-//! same at any number of threads.
+//! still searched. On the pool, a zip's members are units of their own
+//! (see `Sched::serve`): searched in parallel, each job reading the file
+//! at positions of its own, and written in directory order, so the output
+//! is the same at any number of threads.
 
 use crate::input::archive::{self, Opened, Planned, Visitor, Zip};
 use crate::printer::escape_string;
@@ -78,79 +78,102 @@ impl Visitor for Members<'_, '_> {
     }
 }
 
-/// Searches an opened input member by member (a plain stream as the input
-/// itself), handing the chunks to `emit` in order.
+/// Searches an opened input member by member on this thread (a plain
+/// stream as the input itself), handing the chunks to `emit` in order.
 pub(super) fn search_archive(
     input: &Arc<Input>,
     opened: Opened,
     ctx: Ctx<'_>,
     emit: &mut dyn FnMut(Chunk) -> io::Result<()>,
 ) -> io::Result<()> {
-    match opened {
-        Opened::Zip(zip) if rayon::current_thread_index().is_some() => {
-            search_zip_parallel(input, &zip, ctx, emit)
-        }
-        opened => {
-            let mut v = Members {
-                input,
-                ctx,
-                next: 0,
-                emit,
-            };
-            archive::walk(opened, ctx.opts, &mut v)
-        }
-    }
+    let mut v = Members {
+        input,
+        ctx,
+        next: 0,
+        emit,
+    };
+    archive::walk(opened, ctx.opts, &mut v)
 }
 
-/// A zip's members searched on the pool, a window at a time, each
-/// member's chunks held until the ones before it are handed on.
-fn search_zip_parallel(
-    input: &Arc<Input>,
+/// The job for `members` of a zip's plan (each with its place in the
+/// plan), unit `key` (the scheduler starts units of members as it starts
+/// the ranges of a large file, see [`zip_units`]): their output handed
+/// over as it goes when it is the next unit to write.
+pub(super) fn search_zip_members_unit(
     zip: &Zip,
+    members: Vec<(usize, Planned)>,
+    input: &Arc<Input>,
     ctx: Ctx<'_>,
-    emit: &mut dyn FnMut(Chunk) -> io::Result<()>,
-) -> io::Result<()> {
-    let plan = zip.plan(ctx.opts);
-    let window = 4 * rayon::current_num_threads();
-    for (w, group) in plan.chunks(window).enumerate() {
+    order: &Order<'_, '_>,
+    key: Key,
+    end: End,
+) {
+    let mut chunks = Vec::new();
+    let mut held = 0usize;
+    let mut emit = |c: Chunk| {
+        held += c.body.body.len();
+        chunks.push(c);
+        if held >= PIECE && order.is_next(key) {
+            held = 0;
+            order.commit(key, std::mem::take(&mut chunks), End::Open);
+        }
+        Ok(())
+    };
+    for (k, planned) in members {
         if ctx.stop.load(Ordering::Relaxed) {
             break;
         }
-        let mut outs: Vec<Vec<Chunk>> = group.iter().map(|_| Vec::new()).collect();
-        rayon::scope(|s| {
-            for (k, (planned, out)) in group.iter().zip(outs.iter_mut()).enumerate() {
-                // Numbers apart from the other members' (nested archives
-                // number their members one after the other).
-                let base = ((w * window + k) as u64 + 1) << 32;
-                s.spawn(move |_| {
-                    let mut push = |c: Chunk| {
-                        out.push(c);
-                        Ok(())
-                    };
-                    let mut v = Members {
-                        input,
-                        ctx,
-                        next: base,
-                        emit: &mut push,
-                    };
-                    // Collecting cannot fail.
-                    let _ = match planned {
-                        Planned::Member { index, name } => {
-                            let mut names = vec![name.clone()];
-                            zip.search(*index, &mut names, ctx.opts, ctx.opts.depth, &mut v)
-                        }
-                        Planned::Error { name, message } => {
-                            v.error(std::slice::from_ref(name), message)
-                        }
-                    };
-                });
+        // Numbers apart from the other members' (a nested archive numbers
+        // its members one after the other).
+        let mut v = Members {
+            input,
+            ctx,
+            next: (k as u64 + 1) << 32,
+            emit: &mut emit,
+        };
+        // Collecting cannot fail.
+        let _ = match planned {
+            Planned::Member { index, name, .. } => {
+                let mut names = vec![name];
+                zip.search(index, &mut names, ctx.opts, ctx.opts.depth, &mut v)
             }
-        });
-        for c in outs.into_iter().flatten() {
-            emit(c)?;
-        }
+            Planned::Error { name, message } => v.error(&[name], &message),
+        };
     }
-    Ok(())
+    order.commit(key, chunks, end);
+}
+
+/// Most bytes (declared) of the members of one unit.
+const ZIP_UNIT_MAX: u64 = 16 << 20;
+
+/// A zip's plan cut into units of consecutive members: about a
+/// `units`-th of the archive each (at least a piece, at most
+/// [`ZIP_UNIT_MAX`]; a larger member alone), so that while one thread
+/// decodes a large member the others have work beyond it within the units
+/// in flight, and the output a unit holds stays bounded.
+pub(super) fn zip_units(plan: Vec<Planned>, units: usize) -> Vec<Vec<(usize, Planned)>> {
+    let size = |p: &Planned| match p {
+        Planned::Member { size, .. } => *size,
+        Planned::Error { .. } => 0,
+    };
+    let total: u64 = plan.iter().map(size).sum();
+    let target = (total / units.max(1) as u64).clamp(PIECE as u64, ZIP_UNIT_MAX);
+    let mut out: Vec<Vec<(usize, Planned)>> = Vec::new();
+    let mut cur = Vec::new();
+    let mut bytes = 0u64;
+    for (k, p) in plan.into_iter().enumerate() {
+        let n = size(&p);
+        if !cur.is_empty() && bytes + n > target {
+            out.push(std::mem::take(&mut cur));
+            bytes = 0;
+        }
+        bytes += n;
+        cur.push((k, p));
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// Searches one input on this thread, start to end: a plain stream piece
@@ -213,9 +236,10 @@ pub(super) fn start(input: &Input, ctx: Ctx<'_>) -> Result<io::Result<Started>, 
     }
 }
 
-/// The job for an archive input, unit `key`, after `chunks` (the files of
-/// its batch before it): its members' output handed over as it goes when
-/// it is the next unit to write, else held to the end.
+/// The job for an archive input read in order (a tar, a zip inside a
+/// stream...), unit `key`, after `chunks` (the files of its batch before
+/// it): its members' output handed over as it goes when it is the next
+/// unit to write, else held to the end.
 pub(super) fn search_archive_unit(
     input: &Arc<Input>,
     opened: io::Result<Opened>,

@@ -1,6 +1,6 @@
 //! The parallel scheduler: batches, handbacks and the flow control that bounds the work in flight.
 
-use crate::input::archive::{open_file, Opened};
+use crate::input::archive::{open_file, Opened, Zip};
 use crate::mail::MessageTracker;
 use crate::walk::Entry;
 use std::collections::BTreeMap;
@@ -36,6 +36,8 @@ pub(super) fn spawn_batch<'s>(
 pub(super) struct Handback {
     pub(super) key: Key,
     pub(super) large: Option<(Arc<File>, u64, Arc<Input>)>,
+    /// A zip met: its members are searched as units of their own.
+    pub(super) zip: Option<(Arc<Zip>, Arc<Input>)>,
     pub(super) rest: Vec<Arc<Input>>,
 }
 
@@ -61,6 +63,8 @@ pub(super) struct FlowState {
     pub(super) handbacks: BTreeMap<Key, Handback>,
     /// Batch jobs started and not finished: each may still hand back.
     pub(super) batches: usize,
+    /// The units that may be in flight at once.
+    pub(super) units: usize,
 }
 
 impl Flow {
@@ -72,6 +76,7 @@ impl Flow {
                 reserve: reserve as isize,
                 handbacks: BTreeMap::new(),
                 batches: 0,
+                units,
             }),
             cv: Condvar::new(),
         }
@@ -198,6 +203,32 @@ impl<'s> Sched<'_, 's, '_, '_> {
                 let (file, input) = (file.clone(), input.clone());
                 self.scope.spawn_fifo(move |_| {
                     search_range_unit(&file, r, ranges, size, input, ctx, order, key, end);
+                });
+                key = key.then();
+            }
+        }
+        if let Some((zip, input)) = h.zip {
+            // Twice as many units as may be in flight: two rounds.
+            let units = zip_units(zip.plan(ctx.opts), 2 * lock(&order.flow.state).units);
+            if units.is_empty() && h.rest.is_empty() {
+                // Nothing to search: the unit still ends.
+                self.acquire(key);
+                order.commit(key, Vec::new(), End::Done);
+            }
+            let n = units.len();
+            for (u, members) in units.into_iter().enumerate() {
+                if ctx.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                self.acquire(key);
+                let end = if u + 1 == n && h.rest.is_empty() {
+                    End::Done
+                } else {
+                    End::Part
+                };
+                let (zip, input) = (zip.clone(), input.clone());
+                self.scope.spawn_fifo(move |_| {
+                    search_zip_members_unit(&zip, members, &input, ctx, order, key, end);
                 });
                 key = key.then();
             }
@@ -356,6 +387,7 @@ pub(super) fn run_parallel(
                                 seq += 1;
                                 sched.serve(Handback {
                                     key,
+                                    zip: None,
                                     large: Some((Arc::new(file), size, input)),
                                     rest: Vec::new(),
                                 });
@@ -371,6 +403,18 @@ pub(super) fn run_parallel(
                     // An archive: one job, which searches a zip's members
                     // in parallel; a tar stream in order.
                     Ok(Opened::Plain(r)) => Ok(r),
+                    // A zip: its members are units of their own.
+                    Ok(Opened::Zip(zip)) => {
+                        let key = Key::unit(seq);
+                        seq += 1;
+                        sched.serve(Handback {
+                            key,
+                            large: None,
+                            zip: Some((Arc::new(zip), input)),
+                            rest: Vec::new(),
+                        });
+                        continue;
+                    }
                     Ok(opened) => {
                         let key = Key::unit(seq);
                         seq += 1;

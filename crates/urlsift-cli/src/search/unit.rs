@@ -1,5 +1,6 @@
 //! Searching one unit of work: a stream piece by piece, one small file, a batch of files.
 
+use crate::input::archive::Opened;
 use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::{InputName, Recs};
 use std::io::{self, Read};
@@ -255,16 +256,28 @@ pub(super) fn search_batch<'s>(
             if let Ok(s) = started {
                 s.recycle();
             }
+            let opened = open_input(&input.entry, ctx.opts);
+            if let Ok(Opened::Zip(zip)) = opened {
+                // Its members are units of their own, from the scheduler.
+                order.commit(key, chunks, End::Part);
+                order.flow.hand_back(Handback {
+                    key: key.then(),
+                    large: None,
+                    zip: Some((Arc::new(zip), input)),
+                    rest: files.collect(),
+                });
+                return;
+            }
             let handed = files.len() > 0;
             if handed {
                 order.flow.hand_back(Handback {
                     key: key.then(),
+                    zip: None,
                     large: None,
                     rest: files.collect(),
                 });
             }
             let end = if handed { End::Part } else { End::Done };
-            let opened = open_input(&input.entry, ctx.opts);
             search_archive_unit(&input, opened, ctx, order, key, chunks, end);
             return;
         }
@@ -278,6 +291,7 @@ pub(super) fn search_batch<'s>(
                 order.commit(key, chunks, End::Part);
                 order.flow.hand_back(Handback {
                     key: key.then(),
+                    zip: None,
                     large: Some((Arc::new(file), size, input)),
                     rest: files.collect(),
                 });
@@ -296,6 +310,7 @@ pub(super) fn search_batch<'s>(
             } else {
                 order.flow.hand_back(Handback {
                     key: next,
+                    zip: None,
                     large: None,
                     rest,
                 });
