@@ -327,6 +327,8 @@ fn walk_tar<R: Read>(
 fn spool<R: Read>(mut r: R) -> io::Result<File> {
     let mut file = tempfile::tempfile()?;
     io::copy(&mut r, &mut file)?;
+    // Read from the start (a cut zip is read as a stream).
+    file.rewind()?;
     Ok(file)
 }
 
@@ -511,5 +513,150 @@ impl Zip {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// Records what a walk hands over: `name{name}=bytes` or `!name: why`.
+    #[derive(Default)]
+    struct Record(Vec<String>);
+
+    impl Visitor for Record {
+        fn member(&mut self, names: &[Vec<u8>], r: &mut dyn Read) -> io::Result<()> {
+            let mut bytes = Vec::new();
+            let got = r.read_to_end(&mut bytes);
+            let name = names
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect::<Vec<_>>()
+                .join("}{");
+            let text = String::from_utf8_lossy(&bytes);
+            match got {
+                Ok(_) => self.0.push(format!("{name}={text}")),
+                Err(e) => self.0.push(format!("{name}={text} (then {e})")),
+            }
+            Ok(())
+        }
+
+        fn error(&mut self, names: &[Vec<u8>], what: &dyn Display) -> io::Result<()> {
+            let name = names
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect::<Vec<_>>()
+                .join("}{");
+            self.0.push(format!("!{name}: {what}"));
+            Ok(())
+        }
+    }
+
+    fn tar(members: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        for (name, bytes) in members {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(bytes.len() as u64);
+            b.append_data(&mut h, name, *bytes).unwrap();
+        }
+        b.into_inner().unwrap()
+    }
+
+    fn gz(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn zip(members: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        for (name, bytes) in members {
+            w.start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(bytes).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    fn walk_bytes(bytes: Vec<u8>, opts: &ArchiveOpts) -> Vec<String> {
+        let mut v = Record::default();
+        let opened = open_stream(Box::new(io::Cursor::new(bytes)), opts).unwrap();
+        walk(opened, opts, &mut v).unwrap();
+        v.0
+    }
+
+    #[test]
+    fn members_decoded_and_nested_archives_opened_to_the_depth() {
+        let inner = zip(&[("c.txt", b"C")]);
+        let t = gz(&tar(&[
+            ("a.txt", b"A"),
+            ("b.gz", &gz(b"B")),
+            ("i.zip", &inner),
+        ]));
+        let opts = ArchiveOpts::default();
+        assert_eq!(
+            walk_bytes(t.clone(), &opts),
+            ["a.txt=A", "b.gz=B", "i.zip}{c.txt=C"]
+        );
+        let one = ArchiveOpts { depth: 1, ..opts };
+        let got = walk_bytes(t.clone(), &one);
+        assert_eq!(got[..2], ["a.txt=A", "b.gz=B"]);
+        assert!(got[2].starts_with("i.zip=PK"), "{got:?}");
+        // No archive: the decoded tar is one stream with no name.
+        let none = ArchiveOpts { depth: 0, ..opts };
+        let got = walk_bytes(t.clone(), &none);
+        assert_eq!(got.len(), 1);
+        assert!(got[0].starts_with("=a.txt"), "{got:?}");
+    }
+
+    #[test]
+    fn caps_end_a_member_and_an_archive() {
+        let big = vec![b'x'; 10_000];
+        let t = tar(&[("a", &big), ("b", b"B")]);
+        let opts = ArchiveOpts {
+            member_cap: 4096,
+            ..ArchiveOpts::default()
+        };
+        let got = walk_bytes(t.clone(), &opts);
+        assert_eq!(got.len(), 2);
+        assert!(
+            got[0].ends_with("(--max-member-size); rest skipped)"),
+            "{got:?}"
+        );
+        assert_eq!(got[1], "b=B");
+        let opts = ArchiveOpts {
+            archive_cap: 4096,
+            ..ArchiveOpts::default()
+        };
+        let got = walk_bytes(t, &opts);
+        assert!(got[0].contains("--max-archive-size"), "{got:?}");
+        assert_eq!(got.len(), 1, "the walk stops: {got:?}");
+        // A zip by the sizes it declares, in directory order.
+        let z = zip(&[("a", b"AAAA"), ("b", b"BBBB"), ("c", b"C")]);
+        let opts = ArchiveOpts {
+            archive_cap: 6,
+            ..ArchiveOpts::default()
+        };
+        let got = walk_bytes(z, &opts);
+        assert_eq!(got[0], "a=AAAA");
+        assert!(got[1].starts_with("!b: archive decompresses"), "{got:?}");
+        assert_eq!(got.len(), 2);
+    }
+
+    #[test]
+    fn a_cut_zip_is_read_up_to_the_damage() {
+        // Bytes deflate cannot shrink, so that half the archive cuts `b`.
+        let noise: Vec<u8> = (0u32..5000)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let z = zip(&[("a", b"first"), ("b", &noise), ("c", b"last")]);
+        let got = walk_bytes(z[..z.len() / 2].to_vec(), &ArchiveOpts::default());
+        assert!(got[0].starts_with("!: invalid Zip archive"), "{got:?}");
+        assert_eq!(got[1], "a=first");
+        assert!(
+            got.len() >= 3 && got.iter().all(|g| !g.starts_with("c=")),
+            "{got:?}"
+        );
     }
 }
