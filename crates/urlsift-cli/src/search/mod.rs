@@ -28,6 +28,10 @@
 //! to one thread. Only the scheduler waits for room (`Flow`): a bounded
 //! number of units is in flight and piece buffers are recycled, so memory
 //! stays flat.
+//!
+//! Archives (see `archive`): a zip's members become units the way a large
+//! file's ranges do (groups of consecutive members, in directory order);
+//! a tar, or an archive inside a stream, is one unit read in order.
 
 use crate::args::Config;
 use crate::input::pathlist::PathList;
