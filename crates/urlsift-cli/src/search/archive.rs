@@ -144,7 +144,7 @@ pub(super) fn search_zip_members_unit(
 }
 
 /// Most bytes (declared) of the members of one unit.
-const ZIP_UNIT_MAX: u64 = 16 << 20;
+const ZIP_UNIT_MAX: u64 = 32 << 20;
 
 /// A zip's plan cut into units of consecutive members: about a
 /// `units`-th of the archive each (at least a piece, at most
@@ -268,4 +268,69 @@ pub(super) fn search_archive_unit(
         }),
     };
     order.commit(key, chunks, end);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(k: usize, size: u64) -> Planned {
+        Planned::Member {
+            index: k,
+            name: format!("m{k}").into_bytes(),
+            size,
+        }
+    }
+
+    #[test]
+    fn zip_units_cover_the_plan_in_order_within_their_size() {
+        let sizes = [
+            5u64 << 20,
+            100 << 20,
+            1,
+            2 << 20,
+            3 << 20,
+            700 << 10,
+            9 << 20,
+            0,
+        ];
+        let mut plan: Vec<Planned> = sizes
+            .iter()
+            .enumerate()
+            .map(|(k, &s)| member(k, s))
+            .collect();
+        plan.insert(
+            3,
+            Planned::Error {
+                name: b"bad".to_vec(),
+                message: "why".into(),
+            },
+        );
+        let units = zip_units(plan.clone(), 16);
+        let flat: Vec<(usize, Planned)> = units.iter().flatten().cloned().collect();
+        assert_eq!(flat.len(), plan.len());
+        for (i, (k, p)) in flat.iter().enumerate() {
+            assert_eq!(*k, i, "in plan order");
+            assert_eq!(p, &plan[i]);
+        }
+        let total: u64 = sizes.iter().sum();
+        let target = (total / 16).clamp(PIECE as u64, ZIP_UNIT_MAX);
+        for u in &units {
+            let bytes: u64 = u
+                .iter()
+                .map(|(_, p)| match p {
+                    Planned::Member { size, .. } => *size,
+                    Planned::Error { .. } => 0,
+                })
+                .sum();
+            assert!(
+                bytes <= target || u.len() == 1,
+                "{bytes} in {} members",
+                u.len()
+            );
+        }
+        // The large member stands alone.
+        assert!(units.iter().any(|u| u.len() == 1 && u[0].0 == 1));
+        assert!(zip_units(Vec::new(), 16).is_empty());
+    }
 }
