@@ -295,6 +295,9 @@ impl Args {
             (None, Some(path)) => Some(PathListArg { path, end: 0 }),
             (None, None) => None,
         };
+        if list.as_ref().is_some_and(|l| l.path == "-") && self.paths.iter().any(|p| p == "-") {
+            return Err("standard input cannot be both the path list and an input".into());
+        }
         Ok(Config {
             mode,
             with_filename: if self.with_filename {
@@ -511,6 +514,8 @@ mod tests {
         assert_eq!(cfg(&["--files0-from", "-"]).list.unwrap().end, 0);
         assert!(fails(&["--files-from", "a", "--files0-from", "b"]));
         assert!(fails(&["--files-from", "a", "--parse"]));
+        assert!(fails(&["--files-from", "-", "-"]));
+        assert!(!fails(&["--files-from", "l", "-"]));
         assert!(cfg(&["-0"]).null);
         assert!(cfg(&["--null"]).null);
         assert!(!cfg(&[]).null);
