@@ -60,6 +60,7 @@ pub struct ReadmeDoctests;
 
 mod class;
 mod error;
+mod mime;
 mod percent;
 mod scan;
 mod stream;
@@ -67,6 +68,7 @@ mod url;
 mod warning;
 
 pub use error::{ErrorKind, ParseError};
+pub use mime::Encoding;
 pub use scan::{
     extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,
     Unclosed,

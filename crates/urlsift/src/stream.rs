@@ -9,12 +9,55 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
+use crate::mime::MimeScan;
 use crate::scan::{Engine, Match, Scanner};
 
 /// The smallest amount of new input scanned at once. Together with the
 /// candidate bound this makes re-following an open candidate at a refill
 /// happen at most once per candidate, whatever the chunk sizes.
 const MIN_READ: usize = 64 * 1024;
+
+/// The raw reading (a roll buffer) or the MIME one.
+#[derive(Debug)]
+enum Front {
+    Raw(Roll),
+    Mime(Box<MimeScan>),
+}
+
+impl Front {
+    fn new(scanner: Scanner, min_read: usize) -> Front {
+        if scanner.get_mime() {
+            Front::Mime(Box::new(MimeScan::new(scanner, min_read)))
+        } else {
+            Front::Raw(Roll::new(scanner, min_read))
+        }
+    }
+
+    /// Takes `data`, handing the matches decided to `each`.
+    fn feed(&mut self, mut data: &[u8], each: &mut dyn FnMut(&mut Match)) {
+        match self {
+            Front::Mime(m) => m.feed(data, each),
+            Front::Raw(roll) => {
+                while !data.is_empty() {
+                    let take = (roll.capacity - roll.len).min(data.len());
+                    roll.buf[roll.len..roll.len + take].copy_from_slice(&data[..take]);
+                    roll.len += take;
+                    data = &data[take..];
+                    if roll.len == roll.capacity {
+                        roll.scan(false, each);
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, each: &mut dyn FnMut(&mut Match)) {
+        match self {
+            Front::Mime(m) => m.finish(each),
+            Front::Raw(roll) => roll.scan(true, each),
+        }
+    }
+}
 
 /// A roll buffer with the engine that scans it.
 #[derive(Debug)]
@@ -42,12 +85,10 @@ impl Roll {
     }
 
     /// Scans the buffer and drops what is no longer needed.
-    fn scan(&mut self, eof: bool, out: &mut VecDeque<Match>) {
+    fn scan(&mut self, eof: bool, each: &mut dyn FnMut(&mut Match)) {
         let n = self.len;
         let buf = &self.buf[..n];
-        let stop = self
-            .engine
-            .scan(buf, self.base, eof, n, &mut |m| out.push_back(m.clone()));
+        let stop = self.engine.scan(buf, self.base, eof, n, each);
         let keep = self.engine.settle(buf, self.base, eof, stop);
         let drop = (keep - self.base) as usize;
         self.buf.copy_within(drop..n, 0);
@@ -69,7 +110,9 @@ impl Roll {
 #[derive(Debug)]
 pub struct Extractor<R> {
     reader: R,
-    roll: Roll,
+    front: Front,
+    /// Input read and not yet handed on (MIME reading).
+    chunk: Vec<u8>,
     out: VecDeque<Match>,
     done: bool,
 }
@@ -91,7 +134,12 @@ impl<R: Read> Extractor<R> {
     pub fn with_buffer(reader: R, scanner: Scanner, min_read: usize) -> Extractor<R> {
         Extractor {
             reader,
-            roll: Roll::new(scanner, min_read),
+            front: Front::new(scanner, min_read),
+            chunk: if scanner.get_mime() {
+                vec![0; min_read.max(1)]
+            } else {
+                Vec::new()
+            },
             out: VecDeque::new(),
             done: false,
         }
@@ -99,7 +147,30 @@ impl<R: Read> Extractor<R> {
 
     /// Fills the buffer and scans it once; false at the end of input.
     fn fill(&mut self) -> io::Result<bool> {
-        let roll = &mut self.roll;
+        let out = &mut self.out;
+        let roll = match &mut self.front {
+            Front::Raw(roll) => roll,
+            Front::Mime(m) => {
+                let mut len = 0;
+                let mut eof = false;
+                while len < self.chunk.len() {
+                    match self.reader.read(&mut self.chunk[len..]) {
+                        Ok(0) => {
+                            eof = true;
+                            break;
+                        }
+                        Ok(k) => len += k,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                m.feed(&self.chunk[..len], &mut |m| out.push_back(m.clone()));
+                if eof {
+                    m.finish(&mut |m| out.push_back(m.clone()));
+                }
+                return Ok(!eof);
+            }
+        };
         // The kept tail is shorter than the candidate bound, so at least
         // `min_read` bytes are free.
         let mut eof = false;
@@ -114,7 +185,7 @@ impl<R: Read> Extractor<R> {
                 Err(e) => return Err(e),
             }
         }
-        roll.scan(eof, &mut self.out);
+        roll.scan(eof, &mut |m| out.push_back(m.clone()));
         Ok(!eof)
     }
 }
@@ -155,7 +226,7 @@ impl<R: Read> Iterator for Extractor<R> {
 /// ```
 #[derive(Debug)]
 pub struct PushScanner {
-    roll: Roll,
+    front: Front,
     out: VecDeque<Match>,
 }
 
@@ -170,30 +241,38 @@ impl PushScanner {
     #[doc(hidden)]
     pub fn with_buffer(scanner: Scanner, min_read: usize) -> PushScanner {
         PushScanner {
-            roll: Roll::new(scanner, min_read),
+            front: Front::new(scanner, min_read),
             out: VecDeque::new(),
         }
     }
 
     /// Takes the next bytes of the stream and returns the matches that are
     /// now decided. Memory stays bounded however large `data` is.
-    pub fn feed(&mut self, mut data: &[u8]) -> std::collections::vec_deque::Drain<'_, Match> {
-        while !data.is_empty() {
-            let roll = &mut self.roll;
-            let take = (roll.capacity - roll.len).min(data.len());
-            roll.buf[roll.len..roll.len + take].copy_from_slice(&data[..take]);
-            roll.len += take;
-            data = &data[take..];
-            if roll.len == roll.capacity {
-                roll.scan(false, &mut self.out);
-            }
-        }
+    pub fn feed(&mut self, data: &[u8]) -> std::collections::vec_deque::Drain<'_, Match> {
+        let out = &mut self.out;
+        self.front.feed(data, &mut |m| out.push_back(m.clone()));
         self.out.drain(..)
+    }
+
+    /// Like [`PushScanner::feed`], handing each match decided to `each` as
+    /// it is found instead of collecting them: the match lives in the
+    /// scanner's buffers until the next one (look at it,
+    /// [`Match::rebase`] it, or clone it). Matches already collected by
+    /// [`PushScanner::feed`] are not repeated.
+    pub fn feed_each(&mut self, data: &[u8], each: &mut dyn FnMut(&mut Match)) {
+        self.front.feed(data, each);
     }
 
     /// Ends the stream and returns the remaining matches.
     pub fn finish(mut self) -> std::collections::vec_deque::IntoIter<Match> {
-        self.roll.scan(true, &mut self.out);
+        let out = &mut self.out;
+        self.front.finish(&mut |m| out.push_back(m.clone()));
         self.out.into_iter()
+    }
+
+    /// Ends the stream, handing the remaining matches to `each` (see
+    /// [`PushScanner::feed_each`]).
+    pub fn finish_each(mut self, each: &mut dyn FnMut(&mut Match)) {
+        self.front.finish(each);
     }
 }
