@@ -40,7 +40,11 @@ fn mime_cases_every_front_end() {
         errs.extend(check(c, &whole));
         for (label, got) in all_front_ends(c.scanner(), &c.input, 7) {
             if keys(&got) != keys(&whole) {
-                errs.push(format!("{label}: {:?} != extract {:?}", keys(&got), keys(&whole)));
+                errs.push(format!(
+                    "{label}: {:?} != extract {:?}",
+                    keys(&got),
+                    keys(&whole)
+                ));
             }
         }
         errs
@@ -52,7 +56,8 @@ fn every_mime_rule_is_covered() {
     let cs = cases();
     for rule in ["10", "11", "12", "13"] {
         assert!(
-            cs.iter().any(|c| c.rule.split([' ', ',', ';']).any(|w| w == rule)),
+            cs.iter()
+                .any(|c| c.rule.split([' ', ',', ';']).any(|w| w == rule)),
             "no case for rule {rule}"
         );
     }
@@ -112,7 +117,11 @@ fn encoded_matches_say_where_they_were_found() {
 #[test]
 fn hostile_mail_is_read_in_bounded_memory() {
     let mut header = b"Content-Type: text/plain\n".to_vec();
-    header.extend(std::iter::repeat(b"X-Long: aaaaaaaaaaaaaaaaaaaaa\n").take(100_000).flatten());
+    header.extend(
+        std::iter::repeat(b"X-Long: aaaaaaaaaaaaaaaaaaaaa\n")
+            .take(100_000)
+            .flatten(),
+    );
     header.extend_from_slice(b"X-Url: <http://end.example/>\n");
     let found = Scanner::new().extract(&header);
     assert_eq!(found.len(), 1);
@@ -127,7 +136,9 @@ fn hostile_mail_is_read_in_bounded_memory() {
 
     let mut nest = Vec::new();
     for i in 0..5000 {
-        nest.extend_from_slice(format!("Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n").as_bytes());
+        nest.extend_from_slice(
+            format!("Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n").as_bytes(),
+        );
     }
     nest.extend_from_slice(b"\n<http://nest.example/>\n");
     let found = Scanner::new().extract(&nest);

@@ -356,7 +356,11 @@ pub fn check(case: &Case, got: &[Match]) -> Vec<String> {
             }
             Some(_) => {
                 if !at.is_ascii_alphanumeric() && at != b'+' && at != b'/' {
-                    diff("base64 group at offset", (at as char).to_string(), "alphabet".into());
+                    diff(
+                        "base64 group at offset",
+                        (at as char).to_string(),
+                        "alphabet".into(),
+                    );
                 }
             }
         }

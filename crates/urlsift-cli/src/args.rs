@@ -87,6 +87,9 @@ pub struct Args {
     /// Exactly the RFC 1738 grammar, no lenient deviations (urlsift --strict a.txt)
     #[arg(long)]
     pub strict: bool,
+    /// Read every byte as text: no MIME decoding, HTML and attachments read too (urlsift --raw a.mbox)
+    #[arg(long)]
+    pub raw: bool,
     /// Reading to report after a line break that follows '-' (urlsift --hyphen both a.txt)
     #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
     pub hyphen: HyphenArg,
@@ -157,6 +160,8 @@ pub struct Config {
     pub message_id: bool,
     /// Candidate limits.
     pub limits: Limits,
+    /// `--raw`: no MIME reading (contract rules 10-13 off).
+    pub raw: bool,
     /// `--parse` mode.
     pub parse: bool,
     /// Paths (or URLs with `--parse`).
@@ -238,6 +243,7 @@ impl Args {
             stats: self.stats,
             message_id: self.message_id,
             limits,
+            raw: self.raw,
             parse: self.parse,
             paths: self.paths,
         })

@@ -348,6 +348,14 @@ impl Printer {
             let _ = write!(out, "[{},{}]", s.start, s.end);
         }
         out.push(b']');
+        // Only for URLs in a MIME part or encoded text, so that the raw
+        // reading's objects stay as they were.
+        if m.encoding().is_some() || m.content_type().is_some() {
+            out.extend_from_slice(b",\"encoding\":");
+            json_opt(out, m.encoding().map(|e| e.as_str()));
+            out.extend_from_slice(b",\"content_type\":");
+            json_opt(out, m.content_type());
+        }
     }
 
     fn json_url(

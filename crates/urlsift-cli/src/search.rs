@@ -45,7 +45,7 @@ use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::{json_opt, json_str, json_warnings, InputName, Printer, Recs};
 use crate::walk::{self, Entry, Walker};
 use urlsift::Url;
-use urlsift::{PieceContext, Scanner};
+use urlsift::{PieceContext, PushScanner, Scanner};
 
 /// Bytes per piece (before the lookahead).
 pub const PIECE: usize = 1 << 20;
@@ -514,6 +514,18 @@ fn search_pieces<R: Read>(
     let mut tracker = ctx.msgs.then(MessageTracker::new);
     let mut lines = 0u64;
     let mut next = first.or_else(|| pr.next_piece());
+    // MIME reading: one push scanner carries the state from piece to piece
+    // (matches come with offsets from the first piece's start and lines
+    // counted from it). It scans all it was given before `feed_each`
+    // returns, so each match lands in the piece where it is decided, at
+    // most one candidate late.
+    let mut last_map = None;
+    let mut mime = ctx.scanner.get_mime().then(|| {
+        (
+            PushScanner::with_buffer(ctx.scanner, 1),
+            next.as_ref().map_or(0, |p| p.offset),
+        )
+    });
     while let Some(p) = next.take() {
         if ctx.stop.load(Ordering::Relaxed) {
             return Ok(());
@@ -521,11 +533,30 @@ fn search_pieces<R: Read>(
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-        let (recs, lf) = search_piece(&p, lines, relative, map.as_ref(), ctx, name);
+        let (recs, lf) = match &mut mime {
+            None => search_piece(&p, lines, relative, map.as_ref(), ctx, name),
+            Some((push, start)) => {
+                search_piece_mime(push, *start, &p, relative, map.as_ref(), ctx, name)
+            }
+        };
         lines += lf;
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.data);
+        last_map = map;
         next = pr.next_piece();
+    }
+    if let Some((push, start)) = mime {
+        let mut recs = Recs {
+            body: take_body(),
+            relative,
+            ..Recs::default()
+        };
+        push.finish_each(&mut |m| {
+            m.rebase(start, 0);
+            let id = last_map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+            ctx.printer.push_match(&mut recs, name, m, id);
+        });
+        emit(recs, 0, 0).map_err(Fail::Write)?;
     }
     match pr.take_error() {
         Some(e) => Err(Fail::Read(e)),
@@ -570,6 +601,37 @@ fn search_piece(
     (recs, lf)
 }
 
+/// [`search_piece`] for the MIME reading: the piece proper goes to the
+/// stream's push scanner (no lookahead needed: the scanner keeps what an
+/// open candidate needs); returns the output and the piece's line feeds.
+fn search_piece_mime(
+    push: &mut PushScanner,
+    start: u64,
+    p: &Piece,
+    relative: bool,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        relative,
+        ..Recs::default()
+    };
+    let bytes = &p.bytes()[..p.limit];
+    push.feed_each(bytes, &mut |m| {
+        m.rebase(start, 0);
+        let id = map.and_then(|mm| mm.lookup(m.offset()));
+        ctx.printer.push_match(&mut recs, name, m, id);
+    });
+    let lf = if ctx.printer.wants_lines() && (relative || !p.at_end) {
+        bytecount::count(bytes, b'\n') as u64
+    } else {
+        0
+    };
+    (recs, lf)
+}
+
 /// Reads a file from a position on with positional reads: no shared file
 /// position, so several threads read one file at once.
 struct ReadAt<'f> {
@@ -589,20 +651,30 @@ impl Read for ReadAt<'_> {
 /// How far before a nominal range boundary a line start is looked for.
 const BOUNDARY_WINDOW: u64 = 4096;
 
+/// How far before a nominal range boundary a message start is looked for
+/// (MIME reading).
+const MESSAGE_WINDOW: u64 = 64 << 10;
+
 /// Where range `r` of a file of `size` bytes split every `piece` bytes
 /// starts: just after the last line feed in the window before `r * piece`,
 /// so the ranges on both sides agree without talking to each other. `None`
 /// when the window holds no line feed: the range before runs on (a very
 /// long line is not cut between threads, as its column and quoting depend
-/// on its start).
-fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<u64>> {
+/// on its start). With `mime`, a range starts at a message: the last mbox
+/// `From ` line after an empty line in a wider window, so the MIME state
+/// there is known (a new message); `None` when there is none.
+fn boundary(file: &File, r: u64, size: u64, piece: u64, mime: bool) -> io::Result<Option<u64>> {
     let at = r * piece;
     if r == 0 || at >= size {
         return Ok(Some(at.min(size)));
     }
-    let from = at - BOUNDARY_WINDOW.min(piece / 2);
-    let mut win = [0u8; BOUNDARY_WINDOW as usize];
-    let win = &mut win[..(at - from) as usize];
+    let window = if mime {
+        MESSAGE_WINDOW
+    } else {
+        BOUNDARY_WINDOW
+    };
+    let from = at - window.min(piece / 2);
+    let mut win = vec![0u8; (at - from) as usize];
     let mut n = 0;
     let mut rd = ReadAt { file, pos: from };
     while n < win.len() {
@@ -613,17 +685,35 @@ fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<u64
             Err(e) => return Err(e),
         }
     }
-    Ok(memchr::memrchr(b'\n', &win[..n]).map(|k| from + k as u64 + 1))
+    let win = &win[..n];
+    if !mime {
+        return Ok(memchr::memrchr(b'\n', win).map(|k| from + k as u64 + 1));
+    }
+    let mut end = win.len();
+    while let Some(k) = memchr::memmem::rfind(&win[..end], b"\nFrom ") {
+        let before = &win[..k];
+        if before.ends_with(b"\n") || before.ends_with(b"\n\r") {
+            return Ok(Some(from + k as u64 + 1));
+        }
+        end = k;
+    }
+    Ok(None)
 }
 
 /// The bytes `[start, end)` that range `r` of a split file covers (see
 /// [`boundary`]), or `None` when another range covers its part.
-fn range_bounds(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<(u64, u64)>> {
-    let Some(start) = boundary(file, r, size, piece)? else {
+fn range_bounds(
+    file: &File,
+    r: u64,
+    size: u64,
+    piece: u64,
+    mime: bool,
+) -> io::Result<Option<(u64, u64)>> {
+    let Some(start) = boundary(file, r, size, piece, mime)? else {
         return Ok(None);
     };
     for k in r + 1..size.div_ceil(piece) {
-        if let Some(end) = boundary(file, k, size, piece)? {
+        if let Some(end) = boundary(file, k, size, piece, mime)? {
             return Ok(Some((start, end)));
         }
     }
@@ -640,7 +730,9 @@ fn search_range(
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
-    let Some((start, end)) = range_bounds(file, r, size, PIECE as u64).map_err(Fail::Read)? else {
+    let Some((start, end)) =
+        range_bounds(file, r, size, PIECE as u64, ctx.scanner.get_mime()).map_err(Fail::Read)?
+    else {
         return Ok(());
     };
     let look = ctx.scanner.get_limits().max_bytes;
@@ -767,7 +859,8 @@ pub fn run(cfg: Config) -> i32 {
     let scanner = Scanner::new()
         .policy(cfg.policy)
         .limits(cfg.limits)
-        .rejected(cfg.invalid);
+        .rejected(cfg.invalid)
+        .mime(!cfg.raw);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,
@@ -1785,7 +1878,7 @@ mod tests {
         assert_eq!(pos, text.len() as u64);
         assert!(n > 10);
         // Piecewise scanning equals one pass.
-        let s = Scanner::new();
+        let s = Scanner::new().mime(false);
         let whole = s.extract(&text);
         let mut pr = PieceReader::new(&text[..], 4096, s.get_limits().max_bytes);
         let mut got = Vec::new();
@@ -1824,7 +1917,7 @@ mod tests {
         // A quoted line far longer than a piece, holding URLs (one broken
         // onto the next line, whose quote prefix must go) and an
         // ISO-2022-JP run with a '<' inside it.
-        let s = Scanner::new().limits(urlsift::Limits {
+        let s = Scanner::new().mime(false).limits(urlsift::Limits {
             max_bytes: 256,
             max_lines: 4,
         });
@@ -1867,7 +1960,7 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         let file = File::open(&path).unwrap();
         let size = text.len() as u64;
-        let s = Scanner::new();
+        let s = Scanner::new().mime(false);
         let whole = s.extract(&text);
         assert!(whole.len() > 6900);
         assert!(whole
@@ -1879,7 +1972,8 @@ mod tests {
             let mut pos = 0;
             let mut lines = 0;
             for r in 0..size.div_ceil(piece) {
-                let Some((start, end)) = range_bounds(&file, r, size, piece).unwrap() else {
+                let Some((start, end)) = range_bounds(&file, r, size, piece, s.get_mime()).unwrap()
+                else {
                     skipped += 1;
                     continue;
                 };

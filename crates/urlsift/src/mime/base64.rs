@@ -31,7 +31,13 @@ pub(super) struct State {
 
 impl Reader {
     /// Decodes `raw[a..e]` (a line, or part of one).
-    pub(super) fn b64_line(&mut self, run: &Pass<'_>, a: usize, e: usize, out: &mut Out<'_>) -> usize {
+    pub(super) fn b64_line(
+        &mut self,
+        run: &Pass<'_>,
+        a: usize,
+        e: usize,
+        out: &mut Out<'_>,
+    ) -> usize {
         for (i, &c) in run.raw[a..e].iter().enumerate() {
             let v = TABLE[c as usize];
             if v == 64 {

@@ -591,7 +591,12 @@ impl Reader {
     }
 
     /// Header blocks and encoded bodies: line by line.
-    fn lines(&mut self, run: &mut Pass<'_>, mut pos: usize, out: &mut Out<'_>) -> Result<usize, usize> {
+    fn lines(
+        &mut self,
+        run: &mut Pass<'_>,
+        mut pos: usize,
+        out: &mut Out<'_>,
+    ) -> Result<usize, usize> {
         let mode = self.mode;
         let raw = run.raw;
         let end = raw.len();

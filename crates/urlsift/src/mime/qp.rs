@@ -48,7 +48,8 @@ impl Reader {
                     continue;
                 }
             }
-            let b = q + 1
+            let b = q
+                + 1
                 + raw[q + 1..e]
                     .iter()
                     .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r'))
