@@ -624,7 +624,9 @@ fn search_piece_mime(
         let id = map.and_then(|mm| mm.lookup(m.offset()));
         ctx.printer.push_match(&mut recs, name, m, id);
     });
-    let lf = if ctx.printer.wants_lines() && (relative || !p.at_end) {
+    // The scanner numbers the lines itself; only a range's line count is
+    // needed, by the range after it.
+    let lf = if ctx.printer.wants_lines() && relative {
         bytecount::count(bytes, b'\n') as u64
     } else {
         0

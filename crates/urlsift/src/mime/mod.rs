@@ -600,12 +600,21 @@ impl Reader {
         let mode = self.mode;
         let raw = run.raw;
         let end = raw.len();
-        loop {
+        // Header text is written in one piece per call: `pend` is where the
+        // text not yet written starts.
+        let mut pend = pos;
+        let mut pend_ls = self.line_start;
+        let stop = loop {
             if pos == end {
-                return Err(pos);
+                break Err(pos);
             }
             let at_ls = run.at_line_start(pos);
-            if at_ls && run.checked != Some(pos) {
+            if at_ls && run.checked != Some(pos) && self.may_be_event(run, pos) {
+                if mode == Mode::Header {
+                    self.line_start = pend_ls;
+                    self.push_plain(run, pend, pos, out);
+                    (pend, pend_ls) = (pos, self.line_start);
+                }
                 match self.check(run, pos, out) {
                     None => return Err(pos),
                     Some(p) if p != pos || self.mode != mode => return Ok(p),
@@ -616,35 +625,53 @@ impl Reader {
                 Some(k) => (pos + k + 1, true),
                 None if run.eof => (end, true),
                 None if end - pos >= HOLD || !at_ls => (end, false),
-                None => return Err(pos),
+                None => break Err(pos),
             };
             let next = match mode {
                 Mode::Header => {
                     if at_ls && complete && matches!(&raw[pos..e], b"\n" | b"\r\n" | b"" | b"\r") {
                         // The empty line ends the header block; it is text.
-                        self.push_plain(run, pos, e, out);
+                        self.line_start = pend_ls;
+                        self.push_plain(run, pend, e, out);
                         self.begin_body();
                         return Ok(e);
                     }
-                    self.header_line(run, pos, e, at_ls, out);
+                    self.header_line(run, pos, e, at_ls);
                     e
                 }
                 Mode::Qp => self.qp_line(run, pos, e, complete, out),
                 _ => self.b64_line(run, pos, e, out),
             };
             if next < e {
-                return Err(next);
+                break Err(next);
             }
             if raw[e - 1] == b'\n' {
                 self.line_start = run.base + e as u64;
             }
             pos = e;
+        };
+        if mode == Mode::Header {
+            let at = match stop {
+                Ok(p) | Err(p) => p,
+            };
+            self.line_start = pend_ls;
+            self.push_plain(run, pend, at, out);
         }
+        stop
+    }
+
+    /// Whether the line at `s` may be structure (a `From ` line, a boundary
+    /// line): the cheap test before [`Reader::check`].
+    fn may_be_event(&self, run: &Pass<'_>, s: usize) -> bool {
+        let b = &run.raw[s..];
+        (b.len() < 5 && !run.eof)
+            || b.starts_with(b"From ")
+            || (b.starts_with(b"--") && !self.frames.is_empty())
     }
 
     /// A header line (or the part of one in `raw[a..e]`): text, and the
     /// value of the first `Content-Type` and `Content-Transfer-Encoding`.
-    fn header_line(&mut self, run: &Pass<'_>, a: usize, e: usize, at_ls: bool, out: &mut Out<'_>) {
+    fn header_line(&mut self, run: &Pass<'_>, a: usize, e: usize, at_ls: bool) {
         let raw = run.raw;
         if at_ls {
             let h = &mut self.header;
@@ -708,7 +735,6 @@ impl Reader {
                 h.keep = None;
             }
         }
-        self.push_plain(run, a, e, out);
     }
 }
 
@@ -882,13 +908,21 @@ impl MimeScan {
                     data = &data[took..];
                 }
             } else {
-                let take = data.len().min(STEP);
+                // Only as much as completes the undecided tail: once the
+                // reader is past it, the rest comes from `data` directly.
+                let had = self.raw.len();
+                let take = data.len().min(4 * HOLD);
                 self.raw.extend_from_slice(&data[..take]);
-                data = &data[take..];
                 let raw = std::mem::take(&mut self.raw);
                 let took = self.read(&raw, false);
                 self.raw = raw;
-                self.raw.drain(..took);
+                if took >= had && take < data.len() {
+                    self.raw.clear();
+                    data = &data[took - had..];
+                } else {
+                    self.raw.drain(..took);
+                    data = &data[take..];
+                }
             }
             if self.fresh >= self.min_read {
                 self.scan(false, each);
