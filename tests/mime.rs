@@ -174,7 +174,17 @@ proptest! {
     fn mime_front_ends_agree(text in "(From x\n|\n|Content-Type: (multipart/mixed; boundary=b|text/html|text/plain|message/rfc822)\n|Content-Transfer-Encoding: (base64|quoted-printable)\n|--b(--)?\n|<http://a.b/c>|=3C|=\n|PGh0dHA6Ly9hLmIvPg|[a-zA-Z0-9+/= ]{0,5}){0,40}", seed in any::<u64>()) {
         let data = text.as_bytes();
         let s = Scanner::new();
-        let whole = keys(&s.extract(data));
+        let found = s.extract(data);
+        // Rule 13: every match at raw bytes, its line and column those of
+        // its offset.
+        for m in &found {
+            let before = &data[..m.offset() as usize];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
+            let col = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count() as u64;
+            prop_assert_eq!((m.line(), m.column()), (line, col));
+            prop_assert!(m.end() <= data.len() as u64);
+        }
+        let whole = keys(&found);
         for (label, got) in all_front_ends(s, data, seed) {
             prop_assert_eq!(keys(&got), whole.clone(), "{}", label);
         }

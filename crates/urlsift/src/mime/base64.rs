@@ -18,7 +18,7 @@ const TABLE: [u8; 256] = {
     t
 };
 
-/// The group being gathered.
+/// The group being gathered, and the run the next group may extend.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct State {
     acc: u32,
@@ -27,6 +27,9 @@ pub(super) struct State {
     r: u64,
     col: u64,
     delta: i64,
+    /// The next group extends the last run when it starts at this raw
+    /// offset and decoded offset with this line difference.
+    next: Option<(u64, u64, i64)>,
 }
 
 impl Reader {
@@ -38,6 +41,7 @@ impl Reader {
         e: usize,
         out: &mut Out<'_>,
     ) -> usize {
+        let mut g = self.b64;
         for (i, &c) in run.raw[a..e].iter().enumerate() {
             let v = TABLE[c as usize];
             if v == 64 {
@@ -46,7 +50,6 @@ impl Reader {
                 }
                 continue;
             }
-            let g = &mut self.b64;
             if g.n == 0 {
                 g.r = run.base + (a + i) as u64;
                 g.col = g.r.saturating_sub(self.line_start);
@@ -56,36 +59,38 @@ impl Reader {
             g.n += 1;
             if g.n == 4 {
                 let acc = g.acc;
-                let bytes = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
-                self.b64.n = 0;
-                self.b64.acc = 0;
-                self.b64_group(&bytes, out);
+                g.n = 0;
+                g.acc = 0;
+                self.b64_group(
+                    &mut g,
+                    &[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8],
+                    out,
+                );
             }
         }
+        self.b64 = g;
         e
     }
 
     /// Writes what a last partial group holds.
     pub(super) fn b64_flush(&mut self, out: &mut Out<'_>) {
-        let g = self.b64;
-        self.b64.n = 0;
-        self.b64.acc = 0;
-        match g.n {
-            2 => self.b64_group(&[(g.acc >> 4) as u8], out),
-            3 => self.b64_group(&[(g.acc >> 10) as u8, (g.acc >> 2) as u8], out),
+        let mut g = self.b64;
+        let (acc, n) = (g.acc, g.n);
+        g.n = 0;
+        g.acc = 0;
+        match n {
+            2 => self.b64_group(&mut g, &[(acc >> 4) as u8], out),
+            3 => self.b64_group(&mut g, &[(acc >> 10) as u8, (acc >> 2) as u8], out),
             _ => {}
         }
+        g.next = None;
+        self.b64 = g;
     }
 
-    /// Writes the decoded bytes of the group placed at `self.b64.r`.
-    fn b64_group(&mut self, bytes: &[u8], out: &mut Out<'_>) {
-        let g = self.b64;
+    /// Writes the decoded bytes of the group placed at `g.r`.
+    fn b64_group(&mut self, g: &mut State, bytes: &[u8], out: &mut Out<'_>) {
         let d = out.d();
-        let extends = matches!(out.map.last(), Some(last) if matches!(last.kind, Kind::Base64 { g0 }
-                if last.r + 4 * ((d - g0) / 3 - (last.d - g0) / 3) == g.r)
-            && last.delta == g.delta
-            && last.place == self.place);
-        if !extends {
+        if g.next != Some((g.r, d, g.delta)) {
             out.map.push(Run {
                 d,
                 r: g.r,
@@ -95,10 +100,12 @@ impl Reader {
                 place: self.place.clone(),
             });
         }
+        out.dec.extend_from_slice(bytes);
         let mut delta = g.delta;
         for (j, &b) in bytes.iter().enumerate() {
-            out.dec.push(b);
             if b == b'\n' {
+                // A decoded line break with no raw one: the bytes after it
+                // need a run with the new difference.
                 delta -= 1;
                 self.delta -= 1;
                 if j + 1 < bytes.len() {
@@ -113,6 +120,7 @@ impl Reader {
                 }
             }
         }
-        self.tail.after(bytes);
+        // A line break as the last byte leaves no run for what follows.
+        g.next = (bytes.last() != Some(&b'\n')).then_some((g.r + 4, d + bytes.len() as u64, delta));
     }
 }

@@ -46,10 +46,22 @@ impl Encoding {
 
 /// Where a text was found: its encoding and the content type of its part
 /// (both `None` for headers and plain top-level text).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Place {
     pub encoding: Option<Encoding>,
     pub content_type: Option<Arc<str>>,
+}
+
+impl Place {
+    /// The same place (one part's: its content type is one allocation).
+    pub fn same(&self, other: &Place) -> bool {
+        self.encoding == other.encoding
+            && match (&self.content_type, &other.content_type) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +160,7 @@ impl Map {
         }
         if self.open == Some((d, r)) {
             let last = self.runs.back().expect("an open run");
-            if last.delta == delta && last.place == *place {
+            if last.delta == delta && last.place.same(place) {
                 self.open = Some((d + len, r + len));
                 return;
             }

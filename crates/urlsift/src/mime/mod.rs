@@ -109,37 +109,12 @@ struct Header {
     name: usize,
 }
 
-/// How the decoded text ends, to know what a separator must add.
-#[derive(Clone, Copy, Debug)]
-struct Tail {
-    ends_nl: bool,
-    last_blank: bool,
-    cur_blank: bool,
-}
-
 fn blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
 }
 
 fn all_blank(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| blank(b))
-}
-
-impl Tail {
-    fn after(&mut self, bytes: &[u8]) {
-        let Some(&lastb) = bytes.last() else { return };
-        match memrchr(b'\n', bytes) {
-            Some(k) => {
-                self.last_blank = match memrchr(b'\n', &bytes[..k]) {
-                    Some(j) => all_blank(&bytes[j + 1..k]),
-                    None => self.cur_blank && all_blank(&bytes[..k]),
-                };
-                self.cur_blank = all_blank(&bytes[k + 1..]);
-            }
-            None => self.cur_blank &= all_blank(bytes),
-        }
-        self.ends_nl = lastb == b'\n';
-    }
 }
 
 /// Where the reader writes: the decoded text (from decoded offset `base`)
@@ -172,7 +147,6 @@ pub(crate) struct Reader {
     line_start: u64,
     /// Raw lines minus decoded lines so far.
     delta: i64,
-    tail: Tail,
     place: Place,
     b64: base64::State,
     from: memmem::Finder<'static>,
@@ -196,11 +170,6 @@ impl Reader {
             checked: false,
             line_start: 0,
             delta: 0,
-            tail: Tail {
-                ends_nl: true,
-                last_blank: true,
-                cur_blank: true,
-            },
             place: Place::default(),
             b64: base64::State::default(),
             from: memmem::Finder::new(b"\nFrom ").into_owned(),
@@ -493,9 +462,20 @@ impl Reader {
             self.b64_flush(out);
         }
         let Some(at) = at else { return };
-        let sep: &[u8] = match (self.tail.ends_nl, self.tail.last_blank) {
-            (true, true) => b"",
-            (true, false) => b"\n",
+        // What the decoded text still held ends with; a text that ended
+        // before it was dropped gets a full blank line (one too many is
+        // harmless: a candidate ends there anyway).
+        let dec = &out.dec[..];
+        let sep: &[u8] = match dec.last() {
+            None if out.base == 0 => b"",
+            Some(b'\n') => {
+                let k = dec.len() - 1;
+                match memrchr(b'\n', &dec[..k]) {
+                    Some(j) if all_blank(&dec[j + 1..k]) => b"",
+                    None if out.base == 0 && all_blank(&dec[..k]) => b"",
+                    _ => b"\n",
+                }
+            }
             _ => b"\n\n",
         };
         if sep.is_empty() {
@@ -511,7 +491,6 @@ impl Reader {
         });
         out.dec.extend_from_slice(sep);
         self.delta -= sep.len() as i64;
-        self.tail.after(sep);
     }
 }
 
@@ -531,10 +510,11 @@ impl Reader {
             out.map
                 .identity(out.d(), r, col, self.delta, bytes.len() as u64, &self.place);
             out.dec.extend_from_slice(bytes);
-            self.tail.after(bytes);
         }
-        if let Some(k) = memrchr(b'\n', bytes) {
-            self.line_start = r + k as u64 + 1;
+        if self.mode != Mode::Qp {
+            if let Some(k) = memrchr(b'\n', bytes) {
+                self.line_start = r + k as u64 + 1;
+            }
         }
     }
 

@@ -83,7 +83,7 @@ impl Reader {
         let r = run.base + q as u64;
         let extends = matches!(out.map.last(), Some(last) if last.kind == Kind::Escape
             && last.delta == self.delta
-            && last.place == self.place
+            && last.place.same(&self.place)
             && last.r + 3 * (d - last.d) == r);
         if !extends {
             out.map.push(Run {
@@ -96,7 +96,6 @@ impl Reader {
             });
         }
         out.dec.push(v);
-        self.tail.after(&[v]);
         if v == b'\n' {
             // A decoded line break with no raw one: later bytes need a
             // run with the new difference.
