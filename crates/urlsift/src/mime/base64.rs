@@ -27,6 +27,8 @@ pub(super) struct State {
     r: u64,
     col: u64,
     delta: i64,
+    /// Raw offset past the group's last character so far.
+    end: u64,
     /// The next group extends the last run when it starts at this raw
     /// offset and decoded offset with this line difference.
     next: Option<(u64, u64, i64)>,
@@ -57,6 +59,7 @@ impl Reader {
             }
             g.acc = g.acc << 6 | v as u32;
             g.n += 1;
+            g.end = run.base + (a + i) as u64 + 1;
             if g.n == 4 {
                 let acc = g.acc;
                 g.n = 0;
@@ -98,7 +101,10 @@ impl Reader {
                 delta: g.delta,
                 kind: Kind::Base64 { g0: d },
                 place: self.place.clone(),
+                cap: g.end,
             });
+        } else if let Some(last) = out.map.last_mut() {
+            last.cap = g.end;
         }
         out.dec.extend_from_slice(bytes);
         let mut delta = g.delta;
@@ -116,6 +122,7 @@ impl Reader {
                         delta,
                         kind: Kind::Base64 { g0: d },
                         place: self.place.clone(),
+                        cap: g.end,
                     });
                 }
             }

@@ -88,6 +88,9 @@ pub(crate) struct Run {
     pub delta: i64,
     pub kind: Kind,
     pub place: Place,
+    /// Raw offset past the run's last encoding byte, for a base64 run
+    /// (its last group may be partial); `u64::MAX` otherwise.
+    pub cap: u64,
 }
 
 impl Run {
@@ -108,7 +111,7 @@ impl Run {
         match self.kind {
             Kind::Identity => r + 1,
             Kind::Escape => r + 3,
-            Kind::Base64 { .. } => r + 4,
+            Kind::Base64 { .. } => (r + 4).min(self.cap),
             Kind::Separator => r,
         }
     }
@@ -172,6 +175,7 @@ impl Map {
             delta,
             kind: Kind::Identity,
             place: place.clone(),
+            cap: u64::MAX,
         });
         self.open = Some((d + len, r + len));
     }
@@ -186,6 +190,11 @@ impl Map {
     /// The last run (for the reader that extends base64 and escape runs).
     pub fn last(&self) -> Option<&Run> {
         self.runs.back()
+    }
+
+    /// The last run, to move its end.
+    pub fn last_mut(&mut self) -> Option<&mut Run> {
+        self.runs.back_mut()
     }
 
     fn find(&self, d: u64) -> &Run {

@@ -488,6 +488,7 @@ impl Reader {
             delta: self.delta,
             kind: Kind::Separator,
             place: Place::default(),
+            cap: u64::MAX,
         });
         out.dec.extend_from_slice(sep);
         self.delta -= sep.len() as i64;

@@ -93,6 +93,7 @@ impl Reader {
                 delta: self.delta,
                 kind: Kind::Escape,
                 place: self.place.clone(),
+                cap: u64::MAX,
             });
         }
         out.dec.push(v);
