@@ -9,7 +9,8 @@
 # `rg -j1 -n -o BARE` on the same files (target: no slower, ratio <= 1.00),
 # and peak RSS of urlsift -j1 (target: <= 16 MiB). Corpora are kept in DIR
 # (default /tmp/urlsift-bench) and reused. Each pair runs RUNS times,
-# alternating; medians and the median of the paired ratios are printed.
+# alternating; medians of wall and CPU (user + system) time and the
+# medians of the paired ratios are printed, with their spread.
 # Installs ripgrep and GNU time when they are missing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -61,7 +62,9 @@ def warm(root):
                     pass
 
 def run(cmd, cwd):
-    """Wall time of one run (posix_spawn: no fork of this process)."""
+    """(wall, CPU) time of one run (posix_spawn: no fork of this process;
+    CPU is user + system from wait4, the steadier figure on a shared
+    machine, where the wall time also holds the waits for a core)."""
     here = os.getcwd()
     os.chdir(cwd)
     try:
@@ -71,8 +74,8 @@ def run(cmd, cwd):
         acts = [(os.POSIX_SPAWN_DUP2, DEVNULL, 1), (os.POSIX_SPAWN_DUP2, DEVNULL, 2)]
         t0 = time.perf_counter()
         pid = os.posix_spawn(path, cmd, os.environ, file_actions=acts)
-        os.waitpid(pid, 0)
-        return time.perf_counter() - t0
+        _, _, ru = os.wait4(pid, 0)
+        return time.perf_counter() - t0, ru.ru_utime + ru.ru_stime
     finally:
         os.chdir(here)
 
@@ -90,18 +93,22 @@ def pair(a, b, cwd):
 
 def row(label, res, target):
     a, b, ra, rb = res
-    r = statistics.median(x / y for x, y in zip(a, b))
-    spread = (max(x / y for x, y in zip(a, b)) - min(x / y for x, y in zip(a, b)))
-    print(f"| {label} | {statistics.median(a):.3f} s | {statistics.median(b):.3f} s | "
-          f"{r:.2f} ({target}; spread {spread:.2f}) | {ra:.1f} / {rb:.1f} MiB |")
+    out = []
+    for k in (0, 1):
+        ratios = [x[k] / y[k] for x, y in zip(a, b)]
+        out.append((statistics.median(x[k] for x in a), statistics.median(y[k] for y in b),
+                    statistics.median(ratios), max(ratios) - min(ratios)))
+    (wa, wb, wr, ws), (ca, cb, cr, cs) = out
+    print(f"| {label} | {wa:.3f} / {ca:.3f} s | {wb:.3f} / {cb:.3f} s | "
+          f"{wr:.2f} (spread {ws:.2f}) / {cr:.2f} (spread {cs:.2f}) | {target} | {ra:.1f} / {rb:.1f} MiB |")
 
 warm(plain)
 warm(mime)
 us = lambda *f: [bin, "-j1", "-H", "-n", *f, "mail.mbox", "news"]
 rg = ["rg", "-j1", "-n", "-o", bare, "mail.mbox", "news"]
 print(f"gen-corpus --size {size} --seed 1, and the same with --mime 0.4; {runs} runs of each, alternating; medians")
-print("| what | urlsift | other | time ratio (target) | peak RSS urlsift / other |")
-print("| --- | --- | --- | --- | --- |")
+print("| what | urlsift wall / CPU | other wall / CPU | ratio wall / CPU | target | peak RSS urlsift / other |")
+print("| --- | --- | --- | --- | --- | --- |")
 row("no MIME: urlsift -j1 -H -n vs urlsift -j1 -H -n --raw", pair(us(), us("--raw"), plain), "<= 1.10")
 row("--mime 0.4: urlsift -j1 -H -n vs rg -j1 -n -o BARE", pair(us(), rg, mime), "<= 1.00")
 row("--mime 0.4: urlsift -j1 -H -n vs urlsift -j1 -H -n --raw", pair(us(), us("--raw"), mime), "-")
