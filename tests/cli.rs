@@ -783,6 +783,28 @@ fn json_says_where_a_mime_url_was_found() {
     assert!(v.get("encoding").is_none() && v.get("content_type").is_none());
 }
 
+#[test]
+fn message_id_of_forwarded_messages() {
+    // --message-id: a URL in a message/rfc822 part has the forwarded
+    // message's id; the rest of the message its own.
+    let d = tmp();
+    write(
+        d.path(),
+        "f.mbox",
+        b"From a@example.org Mon\nMessage-ID: <outer@example.org>\n\
+Content-Type: multipart/mixed; boundary=o\n\n--o\n\nsee <http://outer.example/>\n\
+--o\nContent-Type: message/rfc822\n\nMessage-ID: <fwd@example.org>\n\n\
+inner <http://inner.example/>\n--o--\nlast <http://epilogue.example/>\n",
+    );
+    let r = run(d.path(), &["--message-id", "f.mbox"]);
+    assert_eq!(
+        r.out(),
+        "<outer@example.org>\thttp://outer.example/\n\
+         <fwd@example.org>\thttp://inner.example/\n\
+         <outer@example.org>\thttp://epilogue.example/\n"
+    );
+}
+
 /// An mbox of MIME messages of every kind, `size` bytes at least, and the
 /// number of URLs planted.
 fn mime_mbox(size: usize) -> (Vec<u8>, usize) {

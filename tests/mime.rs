@@ -107,9 +107,59 @@ fn encoded_matches_say_where_they_were_found() {
     assert_eq!(found[0].content_type(), None, "a header line");
     assert_eq!(found[1].encoding(), Some(Encoding::QuotedPrintable));
     assert_eq!(found[1].content_type(), Some("text/plain"));
+    assert_eq!(found[0].forwarded_message_id(), None);
     let b64 = find_case(&c, "rules.txt:base64-text-part");
     let found = b64.scanner().extract(&b64.input);
     assert_eq!(found[0].encoding().map(Encoding::as_str), Some("base64"));
+}
+
+/// A URL in a forwarded message (headers included) carries that
+/// message's Message-ID; after the forwarded part, none again.
+#[test]
+fn forwarded_messages_have_their_message_id() {
+    let mail = b"Message-ID: <outer@example.org>\n\
+Content-Type: multipart/mixed; boundary=o\n\
+\n\
+--o\n\
+\n\
+outer <http://outer.example/a>\n\
+--o\n\
+Content-Type: message/rfc822\n\
+\n\
+List-Archive: <http://lists.example/>\n\
+message-id:\n\
+\x20 <fwd@example.org>\n\
+Content-Type: multipart/alternative; boundary=i\n\
+\n\
+--i\n\
+Content-Transfer-Encoding: quoted-printable\n\
+\n\
+inner <http://inner.example/=3D>\n\
+--i--\n\
+--o\n\
+\n\
+after <http://after.example/>\n\
+--o--\n";
+    let found = Scanner::new().extract(mail);
+    let ids: Vec<(String, Option<&str>)> = found
+        .iter()
+        .map(|m| (m.as_str().into_owned(), m.forwarded_message_id()))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("http://outer.example/a".to_string(), None),
+            (
+                "http://lists.example/".to_string(),
+                Some("<fwd@example.org>")
+            ),
+            (
+                "http://inner.example/=".to_string(),
+                Some("<fwd@example.org>")
+            ),
+            ("http://after.example/".to_string(), None),
+        ]
+    );
 }
 
 /// Malformed MIME is never an error, and memory stays bounded: a header

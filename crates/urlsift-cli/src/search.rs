@@ -45,7 +45,7 @@ use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::{json_opt, json_str, json_warnings, InputName, Printer, Recs};
 use crate::walk::{self, Entry, Walker};
 use urlsift::Url;
-use urlsift::{PieceContext, PushScanner, Scanner};
+use urlsift::{Match, PieceContext, PushScanner, Scanner};
 
 /// Bytes per piece (before the lookahead).
 pub const PIECE: usize = 1 << 20;
@@ -553,7 +553,10 @@ fn search_pieces<R: Read>(
         };
         push.finish_each(&mut |m| {
             m.rebase(start, 0);
-            let id = last_map.as_ref().and_then(|mm| mm.lookup(m.offset()));
+            let m: &Match = m;
+            let id = m
+                .forwarded_message_id()
+                .or_else(|| last_map.as_ref().and_then(|mm| mm.lookup(m.offset())));
             ctx.printer.push_match(&mut recs, name, m, id);
         });
         emit(recs, 0, 0).map_err(Fail::Write)?;
@@ -621,7 +624,11 @@ fn search_piece_mime(
     let bytes = &p.bytes()[..p.limit];
     push.feed_each(bytes, &mut |m| {
         m.rebase(start, 0);
-        let id = map.and_then(|mm| mm.lookup(m.offset()));
+        let m: &Match = m;
+        // In a forwarded message: its own Message-ID.
+        let id = m
+            .forwarded_message_id()
+            .or_else(|| map.and_then(|mm| mm.lookup(m.offset())));
         ctx.printer.push_match(&mut recs, name, m, id);
     });
     // The scanner numbers the lines itself; only a range's line count is

@@ -247,6 +247,7 @@ pub struct Match {
     pub(crate) spans: Vec<Span>,
     pub(crate) encoding: Option<Encoding>,
     pub(crate) content_type: Option<Arc<str>>,
+    pub(crate) forwarded_id: Option<Arc<str>>,
     broken: bool,
     quoted: bool,
     hyphen: Option<Hyphen>,
@@ -337,6 +338,17 @@ impl Match {
     /// message's body, or an encoded body.
     pub fn content_type(&self) -> Option<&str> {
         self.content_type.as_deref()
+    }
+
+    /// The `Message-ID` of the forwarded message (a `message/rfc822` or
+    /// `message/news` part, the innermost one) it was found in, headers
+    /// included, as written (trimmed); `None` outside forwarded messages,
+    /// when that message has none, or for a match in its header block
+    /// before the end of a long header cut by the stream. A top-level
+    /// message's id is the caller's to find (the command's
+    /// `--message-id`).
+    pub fn forwarded_message_id(&self) -> Option<&str> {
+        self.forwarded_id.as_deref()
     }
 
     /// Whether the URL crossed a line break.
@@ -879,6 +891,7 @@ impl Engine {
                 spans: s.spans,
                 encoding: None,
                 content_type: None,
+                forwarded_id: None,
                 broken: false,
                 quoted: false,
                 hyphen: None,
@@ -1352,6 +1365,7 @@ impl Engine {
         std::mem::swap(&mut m.spans, &mut self.pieces);
         m.encoding = None;
         m.content_type = None;
+        m.forwarded_id = None;
         m.broken = self.lines > 0;
         m.quoted = self.quoted;
         m.hyphen = None;

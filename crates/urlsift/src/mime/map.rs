@@ -50,17 +50,23 @@ impl Encoding {
 pub(crate) struct Place {
     pub encoding: Option<Encoding>,
     pub content_type: Option<Arc<str>>,
+    /// The Message-ID of the forwarded message it stands in.
+    pub message_id: Option<Arc<str>>,
 }
 
 impl Place {
     /// The same place (one part's: its content type is one allocation).
     pub fn same(&self, other: &Place) -> bool {
-        self.encoding == other.encoding
-            && match (&self.content_type, &other.content_type) {
+        fn same(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
+            match (a, b) {
                 (None, None) => true,
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 _ => false,
             }
+        }
+        self.encoding == other.encoding
+            && same(&self.content_type, &other.content_type)
+            && same(&self.message_id, &other.message_id)
     }
 }
 
@@ -247,5 +253,6 @@ impl Map {
         m.column = column;
         m.encoding = place.encoding;
         m.content_type = place.content_type;
+        m.forwarded_id = place.message_id;
     }
 }

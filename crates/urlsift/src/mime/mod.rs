@@ -82,6 +82,8 @@ struct Frame {
     depth: usize,
     /// After its closing boundary: the rest is epilogue.
     closed: bool,
+    /// The Message-ID of the forwarded message it stands in, if any.
+    forwarded: Option<Arc<str>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,6 +109,12 @@ struct Header {
     line: Vec<u8>,
     /// Length of the kept field line's name and colon.
     name: usize,
+    /// The entity is a forwarded message (a `message/rfc822` or
+    /// `message/news` part): its first `Message-ID` is kept.
+    forwarded: bool,
+    message_id: Option<Arc<str>>,
+    /// A `Message-ID:` line with no value: the next continuation holds it.
+    id_folding: bool,
 }
 
 fn blank(b: u8) -> bool {
@@ -148,6 +156,8 @@ pub(crate) struct Reader {
     /// Raw lines minus decoded lines so far.
     delta: i64,
     place: Place,
+    /// The Message-ID of the innermost forwarded message being read.
+    forwarded: Option<Arc<str>>,
     b64: base64::State,
     from: memmem::Finder<'static>,
     dashes: memmem::Finder<'static>,
@@ -171,6 +181,7 @@ impl Reader {
             line_start: 0,
             delta: 0,
             place: Place::default(),
+            forwarded: None,
             b64: base64::State::default(),
             from: memmem::Finder::new(b"\nFrom ").into_owned(),
             dashes: memmem::Finder::new(b"\n--").into_owned(),
@@ -298,7 +309,7 @@ impl Reader {
             .count();
         let message = line.starts_with(b"From ") || (name > 0 && line.get(name) == Some(&b':'));
         if message {
-            self.begin_entity(0, false);
+            self.begin_entity(0, false, false);
         } else {
             self.mode = Mode::Lead;
         }
@@ -340,7 +351,8 @@ impl Reader {
             Some(Event::From) => {
                 self.end_text(out, Some(at));
                 self.frames.clear();
-                self.begin_entity(0, false);
+                self.forwarded = None;
+                self.begin_entity(0, false, false);
                 Some(s)
             }
             Some(Event::Boundary { frame, closing }) => {
@@ -349,12 +361,13 @@ impl Reader {
                 self.frames.truncate(frame + 1);
                 let f = &mut self.frames[frame];
                 let (depth, alternative) = (f.depth + 1, f.alternative);
+                self.forwarded = f.forwarded.clone();
                 if closing {
                     f.closed = true;
                     self.mode = Mode::Plain;
-                    self.place = Place::default();
+                    self.place = self.plain_place();
                 } else {
-                    self.begin_entity(depth, alternative);
+                    self.begin_entity(depth, alternative, false);
                 }
                 // The boundary line is not text.
                 let next = (s + line.len() + 1).min(run.raw.len());
@@ -375,24 +388,44 @@ impl Reader {
 
     /// A message or part at `depth` starts: its header block comes next
     /// (an entity deeper than [`MAX_DEPTH`] is read as it is).
-    fn begin_entity(&mut self, depth: usize, alternative: bool) {
+    fn begin_entity(&mut self, depth: usize, alternative: bool, forwarded: bool) {
+        self.place = self.plain_place();
         if depth > MAX_DEPTH {
             self.mode = Mode::Plain;
-            self.place = Place::default();
             return;
         }
         self.header = Header {
             depth,
             alternative,
+            forwarded,
             ..Header::default()
         };
         self.mode = Mode::Header;
-        self.place = Place::default();
+    }
+
+    /// The place of headers and plain text: only the forwarded message's
+    /// Message-ID, if any.
+    fn plain_place(&self) -> Place {
+        Place {
+            message_id: self.forwarded.clone(),
+            ..Place::default()
+        }
+    }
+
+    /// The place of the header block being read (a forwarded message's own
+    /// Message-ID once its line was read).
+    fn header_place(&mut self) {
+        if self.header.forwarded {
+            self.place.message_id = self.header.message_id.clone();
+        }
     }
 
     /// The header block ended: what is the body (rules 10 and 12)?
     fn begin_body(&mut self) {
         let h = std::mem::take(&mut self.header);
+        if h.forwarded {
+            self.forwarded = h.message_id.clone();
+        }
         let (mut ctype, params) = match &h.content_type {
             Some(v) => content_type(v),
             None => ("text/plain".to_string(), Vec::new()),
@@ -405,7 +438,7 @@ impl Reader {
         if major_multipart && boundary.is_none() {
             ctype = "text/plain".to_string();
         }
-        self.place = Place::default();
+        self.place = self.plain_place();
         if ctype.starts_with("multipart/") {
             if h.alternative {
                 self.mode = Mode::Skip;
@@ -415,6 +448,7 @@ impl Reader {
                     alternative: ctype == "multipart/alternative",
                     depth: h.depth,
                     closed: false,
+                    forwarded: self.forwarded.clone(),
                 });
                 self.mode = Mode::Plain;
             }
@@ -424,7 +458,7 @@ impl Reader {
             if h.alternative {
                 self.mode = Mode::Skip;
             } else {
-                self.begin_entity(h.depth + 1, false);
+                self.begin_entity(h.depth + 1, false, true);
             }
             return;
         }
@@ -451,6 +485,7 @@ impl Reader {
         self.place = Place {
             encoding,
             content_type: (h.depth > 0 || encoding.is_some()).then(|| Arc::from(&ctype[..])),
+            message_id: self.forwarded.clone(),
         };
     }
 
@@ -593,6 +628,7 @@ impl Reader {
             if at_ls && run.checked != Some(pos) && self.may_be_event(run, pos) {
                 if mode == Mode::Header {
                     self.line_start = pend_ls;
+                    self.header_place();
                     self.push_plain(run, pend, pos, out);
                     (pend, pend_ls) = (pos, self.line_start);
                 }
@@ -613,6 +649,7 @@ impl Reader {
                     if at_ls && complete && matches!(&raw[pos..e], b"\n" | b"\r\n" | b"" | b"\r") {
                         // The empty line ends the header block; it is text.
                         self.line_start = pend_ls;
+                        self.header_place();
                         self.push_plain(run, pend, e, out);
                         self.begin_body();
                         return Ok(e);
@@ -636,6 +673,7 @@ impl Reader {
                 Ok(p) | Err(p) => p,
             };
             self.line_start = pend_ls;
+            self.header_place();
             self.push_plain(run, pend, at, out);
         }
         stop
@@ -650,10 +688,47 @@ impl Reader {
             || (b.starts_with(b"--") && !self.frames.is_empty())
     }
 
+    /// A forwarded message's header line: its first `Message-ID` (on the
+    /// line, or on the continuation line after an empty one), read as the
+    /// command reads a message's.
+    fn message_id_line(&mut self, line: &[u8]) {
+        let h = &mut self.header;
+        let trim = |v: &[u8]| -> Option<Arc<str>> {
+            let s = v.iter().position(|b| !b.is_ascii_whitespace())?;
+            let e = v.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+            Some(Arc::from(String::from_utf8_lossy(&v[s..e])))
+        };
+        if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
+            if h.id_folding {
+                if let Some(v) = trim(line) {
+                    h.message_id = Some(v);
+                    h.id_folding = false;
+                }
+            }
+            return;
+        }
+        h.id_folding = false;
+        const NAME: &[u8] = b"message-id:";
+        if h.message_id.is_none()
+            && line.len() >= NAME.len()
+            && line[..NAME.len()].eq_ignore_ascii_case(NAME)
+        {
+            match trim(&line[NAME.len()..]) {
+                Some(v) => h.message_id = Some(v),
+                None => h.id_folding = true,
+            }
+        }
+    }
+
     /// A header line (or the part of one in `raw[a..e]`): text, and the
     /// value of the first `Content-Type` and `Content-Transfer-Encoding`.
     fn header_line(&mut self, run: &Pass<'_>, a: usize, e: usize, at_ls: bool) {
         let raw = run.raw;
+        if at_ls && self.header.forwarded {
+            let line = &raw[a..e];
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
+            self.message_id_line(line);
+        }
         if at_ls {
             let h = &mut self.header;
             h.line.clear();
