@@ -10,6 +10,11 @@
 use std::io::Write;
 
 use crate::args::{Config, Mode};
+
+pub mod color;
+pub mod tally;
+
+use color::{Paint, Style};
 use urlsift::{Form, HyphenChoice, Match};
 use urlsift::{Policy, Url};
 
@@ -29,8 +34,9 @@ pub struct InputName {
 pub struct Recs {
     /// The output lines.
     pub body: Vec<u8>,
-    /// With `--unique`: each record's key and the end of its bytes in
-    /// `body` (records in count and files-with-matches modes are empty).
+    /// With `--unique`, `--tally` or `-m`: each record's key (empty for
+    /// `-m` alone) and the end of its bytes in `body` (records in count and
+    /// files-with-matches modes are empty).
     pub keys: Vec<(String, usize)>,
     /// Number of records.
     pub count: u64,
@@ -130,6 +136,9 @@ pub struct Printer {
     schemes: Vec<String>,
     form: Option<Form>,
     policy: Policy,
+    max_count: Option<u64>,
+    style: Style,
+    json: bool,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -219,6 +228,9 @@ impl Printer {
             schemes: cfg.schemes.clone(),
             form: cfg.form,
             policy: cfg.policy,
+            max_count: cfg.max_count,
+            style: Style::detect(cfg.color, cfg.hyperlink),
+            json: cfg.json,
         }
     }
 
@@ -242,33 +254,80 @@ impl Printer {
     }
 
     fn prefix(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
+        let st = self.style;
         let out = &mut recs.body;
         if name.show {
-            out.extend_from_slice(&name.display);
+            st.paint(out, Paint::Path, &name.display);
             out.push(b':');
         }
         if line || self.line_number {
+            st.open(&mut recs.body, Paint::Number);
             put_line(recs, m);
+            st.close(&mut recs.body);
             recs.body.push(b':');
         }
         let out = &mut recs.body;
         if self.column {
+            st.open(out, Paint::Number);
             put_u64(out, m.column());
+            st.close(out);
             out.push(b':');
         }
     }
 
     fn record(&self, recs: &mut Recs, key: impl FnOnce() -> String) {
         recs.count += 1;
-        if self.unique {
-            recs.keys.push((key(), recs.body.len()));
+        if self.keyed() {
+            let key = if self.unique || self.tally() {
+                key()
+            } else {
+                String::new()
+            };
+            recs.keys.push((key, recs.body.len()));
         }
+    }
+
+    /// Whether the records carry keys: for `--unique` and `--tally`, and
+    /// for `-m` to cut an input's output after its Nth record.
+    pub fn keyed(&self) -> bool {
+        self.unique || self.max_count.is_some() || self.tally()
+    }
+
+    /// `-m`: the most records per input.
+    pub fn max_count(&self) -> Option<u64> {
+        self.max_count
+    }
+
+    /// Whether the records are a tally's (`--tally`).
+    pub fn tally(&self) -> bool {
+        matches!(self.mode, Mode::Tally(_))
+    }
+
+    /// The tally the writer keeps with `--tally`.
+    pub fn new_tally(&self) -> Option<tally::Tally> {
+        match self.mode {
+            Mode::Tally(order) => Some(tally::Tally::new(order, self.json, self.style)),
+            _ => None,
+        }
+    }
+
+    /// The colours and links of the plain output.
+    pub fn style(&self) -> Style {
+        self.style
     }
 
     /// Formats one match (each of its readings that passes the filters)
     /// into `recs`. `msgid` is the Message-ID of its message.
     pub fn push_match(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
         if self.form.is_some_and(|f| f != m.form()) {
+            return;
+        }
+        // With -m, a piece never needs more than N records (the writer cuts
+        // the input's output at N; with -u the later ones may be needed).
+        if self
+            .max_count
+            .is_some_and(|n| recs.count >= n && !self.unique && !self.tally())
+        {
             return;
         }
         if self.invalid {
@@ -296,8 +355,22 @@ impl Printer {
                 Mode::Plain => {
                     self.lead(recs, name, m, false, msgid);
                     let out = &mut recs.body;
-                    out.extend_from_slice(reading);
+                    if self.style.any() {
+                        self.style.url(out, reading);
+                    } else {
+                        out.extend_from_slice(reading);
+                    }
                     out.push(b'\n');
+                }
+                Mode::Tally(_) => {
+                    // The place and the text as written: `line:column:url`
+                    // (the writer keeps the first of each key).
+                    put_line(recs, m);
+                    let out = &mut recs.body;
+                    out.push(b':');
+                    put_u64(out, m.column());
+                    out.push(b':');
+                    out.extend_from_slice(reading);
                 }
                 Mode::Json => match parsed() {
                     Some(url) => self.json_url(recs, name, m, &url, msgid),
@@ -376,10 +449,20 @@ impl Printer {
         let reason = || m.rejection().map(|r| r.to_string()).unwrap_or_default();
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
+            Mode::Tally(_) => {
+                put_line(recs, m);
+                let out = &mut recs.body;
+                out.push(b':');
+                put_u64(out, m.column());
+                out.push(b':');
+                escape_bytes(out, m.as_bytes());
+            }
             Mode::Plain => {
                 self.lead(recs, name, m, true, msgid);
                 let out = &mut recs.body;
+                self.style.open(out, Paint::Match);
                 escape_bytes(out, m.as_bytes());
+                self.style.close(out);
                 out.push(b'\t');
                 out.extend_from_slice(reason().as_bytes());
                 out.push(b'\n');
@@ -409,7 +492,7 @@ impl Printer {
     /// shown).
     pub fn count_line(&self, out: &mut Vec<u8>, name: &InputName, n: u64) {
         if name.show {
-            out.extend_from_slice(&name.display);
+            self.style.paint(out, Paint::Path, &name.display);
             out.push(b':');
         }
         let _ = writeln!(out, "{n}");
@@ -417,7 +500,7 @@ impl Printer {
 
     /// The files-with-matches line of one input.
     pub fn file_line(&self, out: &mut Vec<u8>, name: &InputName) {
-        out.extend_from_slice(&name.display);
+        self.style.paint(out, Paint::Path, &name.display);
         out.push(b'\n');
     }
 
@@ -434,7 +517,7 @@ impl Printer {
     /// Whether records show line numbers (`-n`, `--json`, `--invalid`).
     pub fn wants_lines(&self) -> bool {
         match self.mode {
-            Mode::Json => true,
+            Mode::Json | Mode::Tally(_) => true,
             Mode::Plain => self.line_number || self.invalid,
             Mode::Count | Mode::FilesWithMatches => false,
         }

@@ -108,7 +108,7 @@ pub fn run(cfg: Config) -> i32 {
     } else {
         run_parallel(inputs, ctx, &mut sink, cfg.threads)
     }
-    .and_then(|_| sink.out.flush());
+    .and_then(|_| sink.finish());
     let mut code = if sink.stats.matches > 0 { 0 } else { 1 };
     if sink.failed.is_some() {
         code = 2;

@@ -80,9 +80,16 @@ pub(super) fn search_pieces<R: Read>(
 ) -> Result<(), Fail> {
     let mut tracker = ctx.msgs.then(MessageTracker::new);
     let mut lines = 0u64;
+    // -m: the records this reader may still need (without -u, where later
+    // records may replace dropped ones); a range needs no more than its
+    // whole input.
+    let mut room = (!ctx.printer.unique())
+        .then(|| ctx.printer.max_count())
+        .flatten()
+        .unwrap_or(u64::MAX);
     let mut next = first.or_else(|| pr.next_piece());
     while let Some(p) = next.take() {
-        if ctx.stop.load(Ordering::Relaxed) {
+        if ctx.stop.load(Ordering::Relaxed) || room == 0 {
             return Ok(());
         }
         let map = tracker
@@ -90,6 +97,7 @@ pub(super) fn search_pieces<R: Read>(
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
         let (recs, lf) = search_piece(&p, lines, relative, map.as_ref(), ctx, name);
         lines += lf;
+        room = room.saturating_sub(recs.count);
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.data);
         next = pr.next_piece();
