@@ -129,3 +129,59 @@ fn tally_counts_distinct_urls_with_first_place() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
 }
+
+#[test]
+fn globs_select_walked_files_as_ripgrep() {
+    let d = tmp();
+    for (f, host) in [
+        ("spool/a.mbox", "a"),
+        ("spool/b.overview", "b"),
+        ("spool/old/c.mbox", "c"),
+        ("spool/sub/D.MBOX", "d"),
+        ("spool/sub/e.txt", "e"),
+    ] {
+        write(
+            d.path(),
+            f,
+            format!("<http://{host}.example/>\n").as_bytes(),
+        );
+    }
+    let r = run(d.path(), &["-g", "*.mbox", "spool"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.is_empty());
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "spool/a.mbox:http://a.example/",
+            "spool/old/c.mbox:http://c.example/"
+        ]
+    );
+    // '!' excludes (a directory pruned by a trailing '/'); --iglob ignores
+    // case; the later glob wins.
+    let r = run(
+        d.path(),
+        &["-g", "*.mbox", "-g", "!old/", "--iglob", "*.MBOX", "spool"],
+    );
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "spool/a.mbox:http://a.example/",
+            "spool/sub/D.MBOX:http://d.example/"
+        ]
+    );
+    let r = run(d.path(), &["--glob=!*.mbox", "--glob", "!sub/", "spool"]);
+    assert_eq!(lines(&r.out()), ["spool/b.overview:http://b.example/"]);
+    // A path given is searched whatever the globs.
+    let r = run(d.path(), &["-g", "*.mbox", "spool/sub/e.txt"]);
+    assert_eq!(r.out(), "http://e.example/\n");
+    // Nothing selected: exit 1; a bad glob: exit 2 with a message.
+    let r = run(d.path(), &["-g", "*.none", "spool"]);
+    assert_eq!((r.code, r.out()), (1, String::new()));
+    let r = run(d.path(), &["-g", "a[b", "spool"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("urlsift: --glob \"a[b\": "),
+        "{}",
+        r.stderr
+    );
+}

@@ -6,6 +6,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
 
+use crate::globs::Globs;
 use urlsift::Policy;
 use urlsift::{Form, HyphenChoice, Limits};
 
@@ -228,8 +229,8 @@ pub struct Config {
     pub paths: Vec<OsString>,
     /// At most this many records per input (`-m`).
     pub max_count: Option<u64>,
-    /// `--glob` and `--iglob` patterns, in order: (pattern, ignore case).
-    pub globs: Vec<(String, bool)>,
+    /// `--glob` and `--iglob`: the walked files searched.
+    pub globs: Globs,
     /// Lines of context (`-A`, `-B`, `-C`), when asked for.
     pub context: Option<Context>,
     /// `--color`.
@@ -307,6 +308,7 @@ impl Args {
         let mut globs: Vec<(String, bool)> = Vec::new();
         globs.extend(self.glob.iter().map(|g| (g.clone(), false)));
         globs.extend(self.iglob.iter().map(|g| (g.clone(), true)));
+        let globs = Globs::new(&globs).map_err(|e| e.to_string())?;
         Ok(Config {
             mode,
             with_filename: if self.with_filename {

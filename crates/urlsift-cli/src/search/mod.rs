@@ -75,7 +75,7 @@ pub fn run(cfg: Config) -> i32 {
         return crate::parse::run_parse(&cfg);
     }
     let start = Instant::now();
-    let walker = Walker::new(&cfg.paths);
+    let walker = Walker::new(&cfg.paths).globs(cfg.globs.clone());
     let show = cfg
         .with_filename
         .unwrap_or(walker.had_dir() || cfg.paths.len() > 1);
