@@ -12,6 +12,7 @@ use std::io::Write;
 use crate::args::{Config, Mode};
 
 pub mod color;
+pub mod context;
 pub mod tally;
 
 use color::{Paint, Style};
@@ -139,6 +140,7 @@ pub struct Printer {
     max_count: Option<u64>,
     style: Style,
     json: bool,
+    context: Option<crate::args::Context>,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -208,6 +210,27 @@ pub(crate) fn json_warnings(out: &mut Vec<u8>, url: &Url<'_>) {
     out.push(b']');
 }
 
+/// Adds `"lines":[...]` (each line of `lines`, its end dropped) to the
+/// JSON object just written.
+fn json_lines_field(out: &mut Vec<u8>, lines: Option<&[u8]>) {
+    let Some(lines) = lines else {
+        return;
+    };
+    if out.ends_with(b"}\n") {
+        out.truncate(out.len() - 2);
+    }
+    out.extend_from_slice(b",\"lines\":[");
+    for (i, l) in lines.split_inclusive(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let l = l.strip_suffix(b"\n").unwrap_or(l);
+        let l = l.strip_suffix(b"\r").unwrap_or(l);
+        json_str(out, &String::from_utf8_lossy(l));
+    }
+    out.extend_from_slice(b"]}\n");
+}
+
 /// The scheme name before the first `:` of a candidate, if it is one.
 fn candidate_scheme(bytes: &[u8]) -> Option<&[u8]> {
     let k = urlsift::Scheme::name_len(bytes);
@@ -231,6 +254,7 @@ impl Printer {
             max_count: cfg.max_count,
             style: Style::detect(cfg.color, cfg.hyperlink),
             json: cfg.json,
+            context: cfg.context,
         }
     }
 
@@ -290,7 +314,51 @@ impl Printer {
     /// Whether the records carry keys: for `--unique` and `--tally`, and
     /// for `-m` to cut an input's output after its Nth record.
     pub fn keyed(&self) -> bool {
-        self.unique || self.max_count.is_some() || self.tally()
+        // Context output is not records: ContextLines applies -m itself.
+        self.unique || (self.max_count.is_some() && self.context_lines().is_none()) || self.tally()
+    }
+
+    /// With `-A/-B/-C` in plain output: the context printer of an input.
+    pub fn context_lines(&self) -> Option<context::ContextLines> {
+        let ctx = self.context.filter(|_| self.mode == Mode::Plain)?;
+        let look = context::Look {
+            line_number: self.line_number,
+            style: self.style,
+        };
+        Some(context::ContextLines::new(ctx, look, self.max_count))
+    }
+
+    /// With `-A/-B/-C` and `--json`: each object has its URL's lines.
+    pub fn json_lines(&self) -> bool {
+        self.context.is_some() && self.mode == Mode::Json
+    }
+
+    /// What [`context::ContextLines`] shows of a match: `None` when the
+    /// filters drop it.
+    pub fn mark(&self, m: &Match) -> Option<context::Mark> {
+        if self.form.is_some_and(|f| f != m.form()) {
+            return None;
+        }
+        let link = if self.invalid {
+            if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
+                return None;
+            }
+            None
+        } else {
+            if !m.is_valid() {
+                return None;
+            }
+            let first = m
+                .readings(self.hyphen)
+                .find(|r| self.scheme_ok(candidate_scheme(r)))?;
+            self.style.hyperlink.then(|| first.to_vec())
+        };
+        Some(context::Mark {
+            start: m.offset(),
+            end: m.end(),
+            spans: m.spans().iter().map(|s| (s.start, s.end)).collect(),
+            link,
+        })
     }
 
     /// `-m`: the most records per input.
@@ -311,14 +379,28 @@ impl Printer {
         }
     }
 
-    /// The colours and links of the plain output.
-    pub fn style(&self) -> Style {
-        self.style
+    /// Whether the groups of context lines of different inputs are
+    /// separated by `--`, as grep separates them.
+    pub fn separates_inputs(&self) -> bool {
+        self.context.is_some() && self.mode == Mode::Plain
     }
 
     /// Formats one match (each of its readings that passes the filters)
     /// into `recs`. `msgid` is the Message-ID of its message.
     pub fn push_match(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
+        self.push_match_with(recs, name, m, msgid, None)
+    }
+
+    /// [`Printer::push_match`], with the text of the match's own lines for
+    /// JSON's `lines` (see [`Printer::json_lines`]).
+    pub fn push_match_with(
+        &self,
+        recs: &mut Recs,
+        name: &InputName,
+        m: &Match,
+        msgid: Option<&str>,
+        lines: Option<&[u8]>,
+    ) {
         if self.form.is_some_and(|f| f != m.form()) {
             return;
         }
@@ -335,6 +417,9 @@ impl Printer {
                 return;
             }
             self.push_invalid(recs, name, m, msgid);
+            if self.mode == Mode::Json {
+                json_lines_field(&mut recs.body, lines);
+            }
             return;
         }
         if !m.is_valid() {
@@ -373,7 +458,10 @@ impl Printer {
                     out.extend_from_slice(reading);
                 }
                 Mode::Json => match parsed() {
-                    Some(url) => self.json_url(recs, name, m, &url, msgid),
+                    Some(url) => {
+                        self.json_url(recs, name, m, &url, msgid);
+                        json_lines_field(&mut recs.body, lines);
+                    }
                     None => continue,
                 },
             }

@@ -24,6 +24,9 @@ pub(super) struct Sink<'a> {
     pub(super) buf: Vec<u8>,
     /// With `--tally`: the URLs counted, written at the end.
     pub(super) tally: Option<Tally>,
+    /// With context lines: whether an input has written some, and whether
+    /// the current one has (`--` goes between inputs).
+    pub(super) wrote: (bool, bool),
 }
 
 impl<'a> Sink<'a> {
@@ -39,6 +42,7 @@ impl<'a> Sink<'a> {
             stats: Stats::default(),
             buf: Vec::new(),
             tally: printer.new_tally(),
+            wrote: (false, false),
         }
     }
 
@@ -80,6 +84,12 @@ impl<'a> Sink<'a> {
             }
             n
         } else {
+            if self.printer.separates_inputs() && !r.body.is_empty() {
+                if self.wrote == (true, false) {
+                    self.out.write_all(b"--\n")?;
+                }
+                self.wrote = (true, true);
+            }
             if base > 0 && !r.lines.is_empty() {
                 r.write_shifted(&mut self.out, base)?;
             } else if !r.body.is_empty() {
@@ -96,6 +106,7 @@ impl<'a> Sink<'a> {
     pub(super) fn chunk(&mut self, c: Chunk) -> io::Result<()> {
         if c.input != self.cur_input {
             self.cur_input = c.input;
+            self.wrote.1 = false;
             self.cur_count = 0;
             self.cur_lines = 0;
         }

@@ -1,6 +1,7 @@
 //! Searching one unit of work: a stream piece by piece, one small file, a batch of files.
 
 use crate::mail::{MessageMap, MessageTracker};
+use crate::printer::context::{own_lines, ContextLines};
 use crate::printer::{InputName, Recs};
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
@@ -83,7 +84,8 @@ pub(super) fn search_pieces<R: Read>(
     // -m: the records this reader may still need (without -u, where later
     // records may replace dropped ones); a range needs no more than its
     // whole input.
-    let mut room = (!ctx.printer.unique())
+    let mut context = ctx.printer.context_lines();
+    let mut room = (!ctx.printer.unique() && context.is_none())
         .then(|| ctx.printer.max_count())
         .flatten()
         .unwrap_or(u64::MAX);
@@ -95,7 +97,10 @@ pub(super) fn search_pieces<R: Read>(
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-        let (recs, lf) = search_piece(&p, lines, relative, map.as_ref(), ctx, name);
+        let (recs, lf) = match context.as_mut() {
+            Some(cl) => search_piece_context(&p, lines, cl, ctx, name),
+            None => search_piece(&p, lines, relative, map.as_ref(), ctx, name),
+        };
         lines += lf;
         room = room.saturating_sub(recs.count);
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
@@ -127,6 +132,7 @@ pub(super) fn search_piece(
         relative,
         ..Recs::default()
     };
+    let json_lines = ctx.printer.json_lines();
     // Line feeds past the last match are counted only when a later piece
     // numbers its lines from them.
     let count_rest = ctx.printer.wants_lines() && (relative || !p.at_end);
@@ -139,9 +145,44 @@ pub(super) fn search_piece(
         &mut |m| {
             m.rebase(p.offset, lines);
             let id = map.and_then(|mm| mm.lookup(m.offset()));
-            ctx.printer.push_match(&mut recs, name, m, id);
+            if json_lines {
+                let own = own_lines(p.bytes(), p.offset, m.offset(), m.end());
+                ctx.printer
+                    .push_match_with(&mut recs, name, m, id, Some(own));
+            } else {
+                ctx.printer.push_match(&mut recs, name, m, id);
+            }
         },
     );
+    (recs, lf)
+}
+
+/// Searches one piece of an input read in order for `-A/-B/-C`: its lines
+/// and their context through `cl`, which carries what the next piece needs.
+pub(super) fn search_piece_context(
+    p: &Piece,
+    lines: u64,
+    cl: &mut ContextLines,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let mut marks = Vec::new();
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            marks.extend(ctx.printer.mark(m));
+        },
+    );
+    cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
     (recs, lf)
 }
 
