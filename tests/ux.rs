@@ -185,3 +185,268 @@ fn globs_select_walked_files_as_ripgrep() {
         r.stderr
     );
 }
+
+/// A URL broken over three reply-quoted lines, and one more further on.
+const QUOTED: &[u8] = b"Hi,\n\
+> > see <URL:http://www.example.com/a/\n\
+> > very/long/\n\
+> > path.html> for it\n\
+> > thanks\n\
+bye\n\
+\n\
+x\n\
+y\n\
+z <http://b.example/>\n\
+end\n";
+
+#[test]
+fn context_shows_all_lines_of_a_broken_url() {
+    let d = tmp();
+    write(d.path(), "q.txt", QUOTED);
+    let r = run(d.path(), &["-C", "1", "-n", "q.txt"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.is_empty());
+    assert_eq!(
+        r.out(),
+        "1-Hi,\n\
+         2:> > see <URL:http://www.example.com/a/\n\
+         3:> > very/long/\n\
+         4:> > path.html> for it\n\
+         5-> > thanks\n\
+         --\n\
+         9-y\n\
+         10:z <http://b.example/>\n\
+         11-end\n"
+    );
+    // -A and -B on their own side; paths with '-' for context lines; the
+    // groups of two inputs separated too.
+    let r = run(d.path(), &["-B", "2", "-A", "0", "-H", "q.txt", "q.txt"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "q.txt-Hi,",
+            "q.txt:> > see <URL:http://www.example.com/a/",
+            "q.txt:> > very/long/",
+            "q.txt:> > path.html> for it",
+            "--",
+            "q.txt-x",
+            "q.txt-y",
+            "q.txt:z <http://b.example/>",
+            "--",
+            "q.txt-Hi,",
+            "q.txt:> > see <URL:http://www.example.com/a/",
+            "q.txt:> > very/long/",
+            "q.txt:> > path.html> for it",
+            "--",
+            "q.txt-x",
+            "q.txt-y",
+            "q.txt:z <http://b.example/>",
+        ]
+    );
+    // -C 0: just the URLs' lines; -m 1 the first URL's.
+    let r = run(d.path(), &["-C0", "-m", "1", "q.txt"]);
+    assert_eq!(
+        r.out(),
+        "> > see <URL:http://www.example.com/a/\n> > very/long/\n> > path.html> for it\n"
+    );
+    // Filters apply: only the news URL's line.
+    let r = run_stdin(d.path(), &["-C", "1", "--scheme", "news"], QUOTED);
+    assert_eq!((r.code, r.out()), (1, String::new()));
+    // Conflicts with the modes that print no URLs.
+    let r = run(d.path(), &["-C", "1", "-c", "q.txt"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+}
+
+#[test]
+fn context_escapes_controls_and_keeps_utf8() {
+    let d = tmp();
+    let r = run_stdin(
+        d.path(),
+        &["-A", "1"],
+        "caf\u{e9} <news:a.b>\r\n\x1b]0;pwned\x07 \\ \u{ff}\n".as_bytes(),
+    );
+    assert_eq!(
+        r.out(),
+        "caf\u{e9} <news:a.b>\n\\x1b]0;pwned\\x07 \\\\ \u{ff}\n"
+    );
+    let r = run_stdin(d.path(), &["-A", "1"], b"<news:a.b>\n\xff\xfe\n");
+    assert_eq!(r.out(), "<news:a.b>\n\\xff\\xfe\n");
+}
+
+#[test]
+fn context_in_json_is_the_url_own_lines() {
+    let d = tmp();
+    let r = run_stdin(d.path(), &["--json", "-C", "2"], QUOTED);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Vec<Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 2);
+    assert_eq!(
+        v[0]["lines"],
+        serde_json::json!([
+            "> > see <URL:http://www.example.com/a/",
+            "> > very/long/",
+            "> > path.html> for it"
+        ])
+    );
+    assert_eq!(v[1]["lines"], serde_json::json!(["z <http://b.example/>"]));
+    // Without context flags the objects are as before.
+    let r = run_stdin(d.path(), &["--json"], QUOTED);
+    assert!(!r.out().contains("\"lines\""));
+}
+
+#[test]
+fn context_across_pieces_of_a_large_input() {
+    // 3 MiB of lines, one-line URLs every so often: the context output
+    // equals grep's rule applied to the URL line numbers.
+    let d = tmp();
+    let mut text = Vec::new();
+    let mut x = 7u64;
+    for i in 0..120_000u64 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        if (x >> 33) % 11 == 0 {
+            text.extend_from_slice(format!("l{i} <http://h{i}.example/>\n").as_bytes());
+        } else {
+            text.extend_from_slice(format!("l{i} filler text to make the lines long\n").as_bytes());
+        }
+    }
+    write(d.path(), "big.txt", &text);
+    let plain = run(d.path(), &["-n", "big.txt"]);
+    let url_lines: Vec<usize> = plain
+        .out()
+        .lines()
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    let all: Vec<&str> = std::str::from_utf8(&text).unwrap().lines().collect();
+    let (b, a) = (3usize, 2usize);
+    let mut want = String::new();
+    let mut last: Option<usize> = None;
+    let mut shown = vec![false; all.len() + 1];
+    for &l in &url_lines {
+        let (from, to) = (l.saturating_sub(b).max(1), (l + a).min(all.len()));
+        shown[from..=to].fill(true);
+    }
+    for k in 1..=all.len() {
+        if !shown[k] {
+            continue;
+        }
+        if last.is_some_and(|p| k > p + 1) {
+            want.push_str("--\n");
+        }
+        last = Some(k);
+        let sep = if url_lines.binary_search(&k).is_ok() {
+            ':'
+        } else {
+            '-'
+        };
+        want.push_str(&format!("{k}{sep}{}\n", all[k - 1]));
+    }
+    let r = run(d.path(), &["-n", "-B", "3", "-A", "2", "-j2", "big.txt"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.out() == want, "context output differs from grep's rule");
+}
+
+/// The plain output of `a.txt` with `--color always`, byte for byte.
+#[test]
+fn color_always_byte_for_byte() {
+    let d = tmp();
+    write(d.path(), "a.txt", b"x <http://a.example/>\n");
+    let r = run(d.path(), &["--color", "always", "-H", "-n", "a.txt"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        b"\x1b[35ma.txt\x1b[0m:\x1b[32m1\x1b[0m:\x1b[1;31mhttp://a.example/\x1b[0m\n"
+    );
+    let r = run(
+        d.path(),
+        &["--colour=always", "--hyperlink", "--column", "a.txt"],
+    );
+    assert_eq!(
+        r.stdout,
+        b"\x1b[32m3\x1b[0m:\x1b]8;;http://a.example/\x1b\\\x1b[1;31mhttp://a.example/\x1b[0m\x1b]8;;\x1b\\\n"
+    );
+    // With context: the URL highlighted inside its line.
+    let r = run(d.path(), &["--color=always", "-C", "1", "a.txt"]);
+    assert_eq!(r.stdout, b"x <\x1b[1;31mhttp://a.example/\x1b[0m>\n");
+    // -c and -l colour their paths; JSON is never coloured.
+    let r = run(d.path(), &["--color=always", "-l", "a.txt"]);
+    assert_eq!(r.stdout, b"\x1b[35ma.txt\x1b[0m\n");
+    let r = run(
+        d.path(),
+        &["--color=always", "--hyperlink", "--json", "a.txt"],
+    );
+    assert!(!r.stdout.contains(&0x1b));
+}
+
+#[test]
+fn color_and_links_off_when_not_a_terminal() {
+    let d = tmp();
+    write(d.path(), "a.txt", b"x <http://a.example/>\n");
+    for args in [
+        &["--hyperlink", "-n", "a.txt"][..],
+        &["--color", "auto", "--hyperlink", "a.txt"],
+        &["--color", "never", "--hyperlink", "a.txt"],
+        &["--tally", "--hyperlink", "a.txt"],
+        &["-C", "1", "--hyperlink", "a.txt"],
+    ] {
+        let r = run(d.path(), args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(!r.stdout.contains(&0x1b), "{args:?}");
+    }
+}
+
+/// Runs the command on a terminal (util-linux `script`), with `env`.
+fn on_terminal(dir: &std::path::Path, args: &str, env: &[(&str, &str)]) -> Option<Vec<u8>> {
+    let mut c = std::process::Command::new("script");
+    c.args([
+        "-qec",
+        &format!("{} {args}", env!("CARGO_BIN_EXE_urlsift")),
+        "/dev/null",
+    ])
+    .current_dir(dir)
+    .env_remove("NO_COLOR")
+    .env("TERM", "xterm");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.stdin(std::process::Stdio::null()).output().ok()?;
+    out.status.success().then_some(out.stdout)
+}
+
+#[test]
+fn on_a_terminal_colour_honours_no_color_and_links_only_urls() {
+    let d = tmp();
+    write(d.path(), "a.txt", b"x <http://a.example/>\n");
+    let Some(out) = on_terminal(d.path(), "-H --hyperlink a.txt", &[]) else {
+        eprintln!("no `script` to run on a terminal: skipped");
+        return;
+    };
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        out.trim_end(),
+        "\x1b[35ma.txt\x1b[0m:\x1b]8;;http://a.example/\x1b\\\x1b[1;31mhttp://a.example/\x1b[0m\x1b]8;;\x1b\\"
+    );
+    // NO_COLOR: no colours, links kept (a link is not a colour).
+    let out = on_terminal(d.path(), "-H --hyperlink a.txt", &[("NO_COLOR", "1")]).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap().trim_end(),
+        "a.txt:\x1b]8;;http://a.example/\x1b\\http://a.example/\x1b]8;;\x1b\\"
+    );
+    // No --hyperlink: colours only; --color never: nothing.
+    let out = on_terminal(d.path(), "a.txt", &[]).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap().trim_end(),
+        "\x1b[1;31mhttp://a.example/\x1b[0m"
+    );
+    let out = on_terminal(d.path(), "--color never --hyperlink a.txt", &[]).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap().trim_end(),
+        "http://a.example/"
+    );
+}

@@ -63,9 +63,8 @@ impl Globs {
             };
             let mut g = pattern.as_str();
             let exclude = g.starts_with('!');
-            if exclude {
-                g = &g[1..];
-            } else if g.starts_with("\\!") {
+            // `!` excludes; `\!` is a glob starting with `!`.
+            if exclude || g.starts_with("\\!") {
                 g = &g[1..];
             }
             let dir_only = g.ends_with('/') && g.len() > 1;

@@ -315,7 +315,7 @@ impl Printer {
     /// for `-m` to cut an input's output after its Nth record.
     pub fn keyed(&self) -> bool {
         // Context output is not records: ContextLines applies -m itself.
-        self.unique || (self.max_count.is_some() && self.context_lines().is_none()) || self.tally()
+        self.unique || (self.max_count.is_some() && !self.separates_inputs()) || self.tally()
     }
 
     /// With `-A/-B/-C` in plain output: the context printer of an input.

@@ -273,6 +273,18 @@ fn hex(out: &mut Vec<u8>, b: u8) {
     ]);
 }
 
+/// The lines a match stands on, within `bytes` (which start at absolute
+/// `offset` and hold the whole match): from the start of the line of its
+/// `<` to the end of the line of its last byte.
+pub fn own_lines(bytes: &[u8], offset: u64, start: u64, end: u64) -> &[u8] {
+    let rel = |x: u64| (x.saturating_sub(offset) as usize).min(bytes.len());
+    let (s, e) = (rel(start), rel(end).max(rel(start) + 1).min(bytes.len()));
+    let from = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |k| k + 1);
+    let last = e.saturating_sub(1).max(from);
+    let to = memchr::memchr(b'\n', &bytes[last..]).map_or(bytes.len(), |k| last + k + 1);
+    &bytes[from..to]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,6 +379,17 @@ mod tests {
     }
 
     #[test]
+    fn own_lines_from_the_first_line_start_to_the_last_line_end() {
+        let t = b"ab\ncd <x\n y> e\nf\n";
+        let at = |s: &[u8]| memchr::memmem::find(t, s).unwrap() as u64;
+        let (s, e) = (at(b"<x"), at(b"> e") + 1);
+        assert_eq!(own_lines(t, 0, s, e), b"cd <x\n y> e\n");
+        // From a later offset, and for a match at the very end.
+        assert_eq!(own_lines(&t[3..], 3, s, e), b"cd <x\n y> e\n");
+        assert_eq!(own_lines(b"<a>", 0, 0, 3), b"<a>");
+    }
+
+    #[test]
     fn text_escaped_but_utf8_kept() {
         let mut out = Vec::new();
         escape_text(&mut out, "é\t\x1b[2J\\\u{9b}".as_bytes());
@@ -377,16 +400,4 @@ mod tests {
             "é\t\\x1b[2J\\\\\\xc2\\x9b|a\\xffb\\xe2\\x82"
         );
     }
-}
-
-/// The lines a match stands on, within `bytes` (which start at absolute
-/// `offset` and hold the whole match): from the start of the line of its
-/// `<` to the end of the line of its last byte.
-pub fn own_lines<'b>(bytes: &'b [u8], offset: u64, start: u64, end: u64) -> &'b [u8] {
-    let rel = |x: u64| (x.saturating_sub(offset) as usize).min(bytes.len());
-    let (s, e) = (rel(start), rel(end).max(rel(start) + 1).min(bytes.len()));
-    let from = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |k| k + 1);
-    let last = e.saturating_sub(1).max(from);
-    let to = memchr::memchr(b'\n', &bytes[last..]).map_or(bytes.len(), |k| last + k + 1);
-    &bytes[from..to]
 }
