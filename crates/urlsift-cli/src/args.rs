@@ -21,11 +21,11 @@ EXAMPLES:
   urlsift --invalid msg.eml           the rejected <...> candidates, why
   urlsift --parse 'http://a.b/c?d'    parse URLs given as arguments
   zcat x.gz | urlsift -               read stdin
-  urlsift -g '*.mbox' -g '!old/' ~/Mail  only these files of a tree
+  urlsift -g '*.mbox' ~/Mail          only the .mbox files of a tree
   urlsift -m 5 huge.mbox              the first 5 URLs of each input
   urlsift --tally ~/News              each URL, how often, where first
-  urlsift -C 1 -n msg.eml             each URL's lines and one around
-  urlsift --color always --hyperlink a.txt | less -R
+  urlsift -C 1 -n msg.eml             each URL's lines, one line around
+  urlsift --hyperlink -C 1 a.txt      clickable URLs in their lines
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
 
@@ -140,7 +140,7 @@ pub struct Args {
     /// As --glob, ignoring case (urlsift --iglob '*.EML' dir/)
     #[arg(long, value_name = "GLOB")]
     pub iglob: Vec<String>,
-    /// Each normalized URL once with its count and first place; ORDER count (most first) or first (urlsift --tally=first dir/)
+    /// Each normalized URL with its count and first place, most frequent first or =first as first seen (urlsift --tally dir/)
     #[arg(
         long,
         value_enum,
@@ -169,7 +169,7 @@ pub struct Args {
         default_value = "auto"
     )]
     pub color: ColorChoice,
-    /// Make each URL a terminal hyperlink (OSC 8) when colour is on (urlsift --hyperlink a.txt)
+    /// Make each URL a hyperlink (OSC 8) on a terminal, or with --color always (urlsift --hyperlink a.txt)
     #[arg(long)]
     pub hyperlink: bool,
     /// Files or directories to search ('-' or none: stdin); with --parse, URLs
@@ -491,6 +491,66 @@ mod tests {
     fn paths() {
         let c = cfg(&["a", "-", "b/c"]);
         assert_eq!(c.paths, ["a", "-", "b/c"]);
+    }
+
+    #[test]
+    fn max_count_and_globs() {
+        assert_eq!(cfg(&[]).max_count, None);
+        assert_eq!(cfg(&["-m", "5"]).max_count, Some(5));
+        assert_eq!(cfg(&["--max-count=0"]).max_count, Some(0));
+        assert!(fails(&["-m", "x"]));
+        assert!(cfg(&[]).globs.is_empty());
+        let c = cfg(&["-g", "*.mbox", "--iglob", "!OLD/", "--glob=!x*"]);
+        assert!(c.globs.allows(b"a.mbox", false));
+        assert!(!c.globs.allows(b"xa.mbox", false));
+        assert!(!c.globs.allows(b"d/old", true));
+        assert!(fails(&["-g", "a[b"]));
+    }
+
+    #[test]
+    fn tally() {
+        assert_eq!(cfg(&["--tally"]).mode, Mode::Tally(TallyOrder::Count));
+        assert_eq!(cfg(&["--tally=first"]).mode, Mode::Tally(TallyOrder::First));
+        // Without '=', what follows is a path.
+        let c = cfg(&["--tally", "first"]);
+        assert_eq!((c.mode, c.paths.len()), (Mode::Tally(TallyOrder::Count), 1));
+        assert!(cfg(&["--tally", "--json"]).json);
+        assert!(fails(&["--tally=often"]));
+        assert!(fails(&["--tally", "-u"]));
+        assert!(fails(&["--tally", "-l"]));
+    }
+
+    #[test]
+    fn context_sides_and_one_thread() {
+        assert_eq!(cfg(&[]).context, None);
+        let c = cfg(&["-C", "2", "-A", "1", "-j4"]);
+        assert_eq!(
+            c.context,
+            Some(Context {
+                before: 2,
+                after: 1
+            })
+        );
+        assert_eq!(c.threads, 1, "context lines are read in order");
+        assert_eq!(
+            cfg(&["-B3"]).context,
+            Some(Context {
+                before: 3,
+                after: 0
+            })
+        );
+        assert!(fails(&["-C", "1", "-c"]));
+        assert!(fails(&["-A", "1", "--tally"]));
+        assert!(!fails(&["-C", "1", "--json"]));
+    }
+
+    #[test]
+    fn color_and_hyperlink() {
+        assert_eq!(cfg(&[]).color, ColorChoice::Auto);
+        assert_eq!(cfg(&["--color", "never"]).color, ColorChoice::Never);
+        assert_eq!(cfg(&["--colour=always"]).color, ColorChoice::Always);
+        assert!(fails(&["--color", "sometimes"]));
+        assert!(cfg(&["--hyperlink"]).hyperlink);
     }
 
     #[test]
