@@ -141,6 +141,8 @@ pub struct Printer {
     style: Style,
     json: bool,
     context: Option<crate::args::Context>,
+    /// See [`Printer::keyed`].
+    keyed: bool,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -240,7 +242,7 @@ fn candidate_scheme(bytes: &[u8]) -> Option<&[u8]> {
 impl Printer {
     /// The printer for a configuration.
     pub fn new(cfg: &Config) -> Printer {
-        Printer {
+        let mut p = Printer {
             mode: cfg.mode,
             line_number: cfg.line_number,
             column: cfg.column,
@@ -255,7 +257,11 @@ impl Printer {
             style: Style::detect(cfg.color, cfg.hyperlink),
             json: cfg.json,
             context: cfg.context,
-        }
+            keyed: false,
+        };
+        // Context output is not records: ContextLines applies -m itself.
+        p.keyed = p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally();
+        p
     }
 
     fn scheme_ok(&self, scheme: Option<&[u8]>) -> bool {
@@ -278,6 +284,27 @@ impl Printer {
     }
 
     fn prefix(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
+        if self.style.color {
+            return self.prefix_coloured(recs, name, m, line);
+        }
+        let out = &mut recs.body;
+        if name.show {
+            out.extend_from_slice(&name.display);
+            out.push(b':');
+        }
+        if line || self.line_number {
+            put_line(recs, m);
+            recs.body.push(b':');
+        }
+        let out = &mut recs.body;
+        if self.column {
+            put_u64(out, m.column());
+            out.push(b':');
+        }
+    }
+
+    /// [`Printer::prefix`] in colour (apart: the plain one is the hot path).
+    fn prefix_coloured(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
         let st = self.style;
         let out = &mut recs.body;
         if name.show {
@@ -299,9 +326,10 @@ impl Printer {
         }
     }
 
+    #[inline(always)]
     fn record(&self, recs: &mut Recs, key: impl FnOnce() -> String) {
         recs.count += 1;
-        if self.keyed() {
+        if self.keyed {
             let key = if self.unique || self.tally() {
                 key()
             } else {
@@ -314,8 +342,7 @@ impl Printer {
     /// Whether the records carry keys: for `--unique` and `--tally`, and
     /// for `-m` to cut an input's output after its Nth record.
     pub fn keyed(&self) -> bool {
-        // Context output is not records: ContextLines applies -m itself.
-        self.unique || (self.max_count.is_some() && !self.separates_inputs()) || self.tally()
+        self.keyed
     }
 
     /// With `-A/-B/-C` in plain output: the context printer of an input.
@@ -387,12 +414,14 @@ impl Printer {
 
     /// Formats one match (each of its readings that passes the filters)
     /// into `recs`. `msgid` is the Message-ID of its message.
+    #[inline]
     pub fn push_match(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
         self.push_match_with(recs, name, m, msgid, None)
     }
 
     /// [`Printer::push_match`], with the text of the match's own lines for
     /// JSON's `lines` (see [`Printer::json_lines`]).
+    #[inline(always)]
     pub fn push_match_with(
         &self,
         recs: &mut Recs,
@@ -406,11 +435,10 @@ impl Printer {
         }
         // With -m, a piece never needs more than N records (the writer cuts
         // the input's output at N; with -u the later ones may be needed).
-        if self
-            .max_count
-            .is_some_and(|n| recs.count >= n && !self.unique && !self.tally())
-        {
-            return;
+        if let Some(n) = self.max_count {
+            if recs.count >= n && !self.unique {
+                return;
+            }
         }
         if self.invalid {
             if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {

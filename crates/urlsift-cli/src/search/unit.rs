@@ -85,6 +85,7 @@ pub(super) fn search_pieces<R: Read>(
     // records may replace dropped ones); a range needs no more than its
     // whole input.
     let mut context = ctx.printer.context_lines();
+    let json_lines = ctx.printer.json_lines();
     let mut room = (!ctx.printer.unique() && context.is_none())
         .then(|| ctx.printer.max_count())
         .flatten()
@@ -99,6 +100,8 @@ pub(super) fn search_pieces<R: Read>(
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
         let (recs, lf) = match context.as_mut() {
             Some(cl) => search_piece_context(&p, lines, cl, ctx, name),
+            // (Context is read in order, from the input's start.)
+            None if json_lines => search_piece_json_lines(&p, lines, map.as_ref(), ctx, name),
             None => search_piece(&p, lines, relative, map.as_ref(), ctx, name),
         };
         lines += lf;
@@ -132,7 +135,6 @@ pub(super) fn search_piece(
         relative,
         ..Recs::default()
     };
-    let json_lines = ctx.printer.json_lines();
     // Line feeds past the last match are counted only when a later piece
     // numbers its lines from them.
     let count_rest = ctx.printer.wants_lines() && (relative || !p.at_end);
@@ -145,13 +147,37 @@ pub(super) fn search_piece(
         &mut |m| {
             m.rebase(p.offset, lines);
             let id = map.and_then(|mm| mm.lookup(m.offset()));
-            if json_lines {
-                let own = own_lines(p.bytes(), p.offset, m.offset(), m.end());
-                ctx.printer
-                    .push_match_with(&mut recs, name, m, id, Some(own));
-            } else {
-                ctx.printer.push_match(&mut recs, name, m, id);
-            }
+            ctx.printer.push_match(&mut recs, name, m, id);
+        },
+    );
+    (recs, lf)
+}
+
+/// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
+/// text of its URL's own lines (apart, so the common path stays as lean).
+pub(super) fn search_piece_json_lines(
+    p: &Piece,
+    lines: u64,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            let id = map.and_then(|mm| mm.lookup(m.offset()));
+            let own = own_lines(p.bytes(), p.offset, m.offset(), m.end());
+            ctx.printer
+                .push_match_with(&mut recs, name, m, id, Some(own));
         },
     );
     (recs, lf)
