@@ -4,7 +4,7 @@
 //! Every input is read with `read()` into reused buffers, in pieces of
 //! about [`PIECE`] bytes cut at a line start (just after a blank line when
 //! there is one, so a mail header block is never cut; inside a line only
-//! when a line is longer than a piece, with a [`PieceContext`]), each
+//! when a line is longer than a piece, with a [`PieceContext`](urlsift::PieceContext)), each
 //! carrying [`Limits::max_bytes`](urlsift::Limits) bytes of lookahead, and
 //! scanned with [`Scanner::scan_piece_each`], formatting as it goes.
 //!

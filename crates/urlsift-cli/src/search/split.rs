@@ -89,7 +89,7 @@ pub(super) fn search_range(
     let look = ctx.scanner.get_limits().max_bytes;
     let rd = ReadAt { file, pos: start };
     search_pieces(
-        PieceReader::new(rd, PIECE, look).range(start, end),
+        PieceReader::new_range(rd, PIECE, look, start, end),
         None,
         true,
         ctx,

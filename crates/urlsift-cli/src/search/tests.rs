@@ -97,7 +97,7 @@ fn pieces_cover_input_at_line_starts() {
         }
         pos += p.limit as u64;
         n += 1;
-        pr.recycle(p.data);
+        pr.recycle(p.into_buffer());
     }
     assert_eq!(pos, text.len() as u64);
     assert!(n > 10);
@@ -131,7 +131,7 @@ fn piecewise(text: &[u8], target: usize, s: Scanner) -> Vec<Match> {
             got.push(m);
         }
         lines += lf;
-        pr.recycle(p.data);
+        pr.recycle(p.into_buffer());
     }
     got
 }
@@ -207,7 +207,7 @@ fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
                 file: &file,
                 pos: start,
             };
-            let mut pr = PieceReader::new(rd, 4096, s.get_limits().max_bytes).range(start, end);
+            let mut pr = PieceReader::new_range(rd, 4096, s.get_limits().max_bytes, start, end);
             let mut range_lines = 0;
             while let Some(p) = pr.next_piece() {
                 let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);

@@ -107,7 +107,7 @@ pub(super) fn search_pieces<R: Read>(
         lines += lf;
         room = room.saturating_sub(recs.count);
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
-        pr.recycle(p.data);
+        pr.recycle(p.into_buffer());
         next = pr.next_piece();
     }
     match pr.take_error() {
@@ -236,7 +236,7 @@ impl Started {
     /// Gives the piece buffer back (the file is searched another way).
     pub(super) fn recycle(mut self) {
         if let Some(p) = self.first.take() {
-            self.pr.recycle(p.data);
+            self.pr.recycle(p.into_buffer());
         }
     }
 }
