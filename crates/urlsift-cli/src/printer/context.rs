@@ -378,6 +378,89 @@ mod tests {
         assert_eq!(show(TEXT, &["<a", "<b", "<d"], 2, 1, &starts), whole);
     }
 
+    /// grep's rule, from the whole text at once: the lines of each mark
+    /// (from its `<` to its end) with `before` lines before and `after`
+    /// after, `--` between groups that do not touch.
+    fn reference(text: &[u8], marks: &[Mark], before: usize, after: usize) -> String {
+        let starts: Vec<u64> = std::iter::once(0)
+            .chain(
+                memchr::memchr_iter(b'\n', text)
+                    .map(|k| k as u64 + 1)
+                    .filter(|&s| (s as usize) < text.len()),
+            )
+            .collect();
+        let line_of = |off: u64| starts.partition_point(|&s| s <= off);
+        let n = starts.len();
+        let mut own = vec![false; n + 1];
+        let mut shown = vec![false; n + 1];
+        for m in marks {
+            let (a, b) = (line_of(m.start), line_of(m.end - 1));
+            own[a..=b].fill(true);
+            shown[a.saturating_sub(before).max(1)..=(b + after).min(n)].fill(true);
+        }
+        let mut out = String::new();
+        let mut last = None;
+        for l in 1..=n {
+            if !shown[l] {
+                continue;
+            }
+            if last.is_some_and(|p| l > p + 1) {
+                out.push_str("--\n");
+            }
+            last = Some(l);
+            let s = starts[l - 1] as usize;
+            let e = starts.get(l).map_or(text.len(), |&e| e as usize);
+            let body = std::str::from_utf8(&text[s..e])
+                .unwrap()
+                .trim_end_matches('\n');
+            let sep = if own[l] { ':' } else { '-' };
+            out.push_str(&format!("{l}{sep}{body}\n"));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_cuts_at_line_starts_print_grep_rule(
+            kinds in proptest::collection::vec(0u8..6, 1..40),
+            before in 0usize..4,
+            after in 0usize..4,
+            cuts in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..6),
+        ) {
+            // Lines of text, one-line URLs and URLs broken over two or
+            // three lines.
+            let mut text = Vec::new();
+            let mut needles = Vec::new();
+            for (i, k) in kinds.iter().enumerate() {
+                match k {
+                    0 => text.extend_from_slice(format!("<u{i}> t\n").as_bytes()),
+                    1 => text.extend_from_slice(format!("a <u{i}\n b>\n").as_bytes()),
+                    2 => text.extend_from_slice(format!("<u{i}\nx\ny> <v{i}>\n").as_bytes()),
+                    _ => text.extend_from_slice(format!("text {i}\n").as_bytes()),
+                }
+                match k {
+                    0 | 1 => needles.push(format!("<u{i}")),
+                    2 => {
+                        needles.push(format!("<u{i}"));
+                        needles.push(format!("<v{i}"));
+                    }
+                    _ => {}
+                }
+            }
+            let needles: Vec<&str> = needles.iter().map(|s| s.as_str()).collect();
+            let starts: Vec<usize> = (1..text.len()).filter(|&i| text[i - 1] == b'\n').collect();
+            let mut pieces: Vec<usize> = if starts.is_empty() {
+                Vec::new()
+            } else {
+                cuts.iter().map(|c| starts[c.index(starts.len())]).collect()
+            };
+            pieces.sort_unstable();
+            pieces.dedup();
+            let want = reference(&text, &marks(&text, &needles), before, after);
+            proptest::prop_assert_eq!(show(&text, &needles, before, after, &pieces), want);
+        }
+    }
+
     #[test]
     fn own_lines_from_the_first_line_start_to_the_last_line_end() {
         let t = b"ab\ncd <x\n y> e\nf\n";
