@@ -81,11 +81,13 @@ pub(super) fn search_pieces<R: Read>(
 ) -> Result<(), Fail> {
     let mut tracker = ctx.msgs.then(MessageTracker::new);
     let mut lines = 0u64;
-    // -m: the records this reader may still need (without -u, where later
-    // records may replace dropped ones); a range needs no more than its
-    // whole input.
+    // -A/-B/-C: what one piece leaves to the next.
     let mut context = ctx.printer.context_lines();
     let json_lines = ctx.printer.json_lines();
+    // -m: the records this reader may still need (without -u, where later
+    // records may replace dropped ones; with context, the lines after the
+    // last URL may be in the next piece); a range needs no more than its
+    // whole input.
     let mut room = (!ctx.printer.unique() && context.is_none())
         .then(|| ctx.printer.max_count())
         .flatten()
