@@ -297,6 +297,12 @@ fn context_in_json_is_the_url_own_lines() {
     // Without context flags the objects are as before.
     let r = run_stdin(d.path(), &["--json"], QUOTED);
     assert!(!r.out().contains("\"lines\""));
+    // Rejected candidates too, and -m cuts after whole objects.
+    let bad = b"a <http://bad host/> b\n<http://x.y/>\n<http://bad2 host/>\n";
+    let r = run_stdin(d.path(), &["--json", "--invalid", "-C1", "-m1"], bad);
+    let v: Value = serde_json::from_str(r.out().trim_end()).unwrap();
+    assert_eq!(v["lines"], serde_json::json!(["a <http://bad host/> b"]));
+    assert!(v["reason"].as_str().unwrap().starts_with("not a URL"));
 }
 
 #[test]

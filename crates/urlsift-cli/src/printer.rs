@@ -444,10 +444,7 @@ impl Printer {
             if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
                 return;
             }
-            self.push_invalid(recs, name, m, msgid);
-            if self.mode == Mode::Json {
-                json_lines_field(&mut recs.body, lines);
-            }
+            self.push_invalid(recs, name, m, msgid, lines);
             return;
         }
         if !m.is_valid() {
@@ -561,7 +558,14 @@ impl Printer {
         out.extend_from_slice(b"}\n");
     }
 
-    fn push_invalid(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
+    fn push_invalid(
+        &self,
+        recs: &mut Recs,
+        name: &InputName,
+        m: &Match,
+        msgid: Option<&str>,
+        lines: Option<&[u8]>,
+    ) {
         let reason = || m.rejection().map(|r| r.to_string()).unwrap_or_default();
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
@@ -599,6 +603,7 @@ impl Printer {
                     }
                     None => out.extend_from_slice(b",\"error_offset\":null}\n"),
                 }
+                json_lines_field(&mut recs.body, lines);
             }
         }
         self.record(recs, || String::from_utf8_lossy(m.as_bytes()).into_owned());
