@@ -2,6 +2,7 @@
 //! grep's status (0 found, 1 nothing, 2 error).
 
 mod args;
+mod globs;
 mod mail;
 mod parse;
 mod printer;
