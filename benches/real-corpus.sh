@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # real-corpus.sh - the release binary over ../shared/corpus/real must report
-# exactly what ref-extract reports on the same files (LENIENT and STRICT);
-# prints a diff otherwise. URLSIFT=path overrides the binary.
+# exactly what ref-extract reports on the same files (LENIENT and STRICT;
+# the default reading against ref-extract --mime, --raw against its raw
+# reading); prints a diff otherwise. URLSIFT=path overrides the binary.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 real="$shared/corpus/real"
@@ -16,14 +17,17 @@ for f in *; do
 done
 
 status=0
-for mode in lenient strict; do
+for mode in lenient strict raw-lenient raw-strict; do
     flag=""
-    [ "$mode" = strict ] && flag="--strict"
+    case "$mode" in *strict) flag="--strict" ;; esac
+    # The default reading is MIME (rules 10-13); --raw is rules 1-9 alone.
+    ref="--mime" raw=""
+    case "$mode" in raw-*) ref="--raw" raw="--raw" ;; esac
     # ref-extract: file<TAB>line<TAB>url; urlsift -H -n: file:line:url.
-    "$shared/bench/ref-extract" $flag "${files[@]}" | awk -F'\t' '{print $1 ":" $2 ":" $3}' >"$tmp/ref-$mode"
+    "$shared/bench/ref-extract" $ref $flag "${files[@]}" | awk -F'\t' '{print $1 ":" $2 ":" $3}' >"$tmp/ref-$mode"
     : >"$tmp/got-$mode"
     for f in "${files[@]}"; do
-        "$bin" -H -n $flag "$f" >>"$tmp/got-$mode" || true
+        "$bin" -H -n $raw $flag "$f" >>"$tmp/got-$mode" || true
     done
     if diff -u "$tmp/ref-$mode" "$tmp/got-$mode" >"$tmp/diff-$mode"; then
         echo "$mode: identical to ref-extract ($(wc -l <"$tmp/ref-$mode") URLs in ${#files[@]} files)"

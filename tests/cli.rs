@@ -686,3 +686,219 @@ fn help_and_version() {
     assert_eq!(r.code, 0);
     assert!(r.out().starts_with("urlsift "));
 }
+
+/// A message as mailers write it (contract rules 10-13): a multipart with
+/// a quoted-printable plain text, an HTML alternative, a base64 text
+/// attachment and an image.
+const MIME_MAIL: &[u8] = b"From a@example.org Mon Jan  1 00:00:00 2024\n\
+Message-ID: <m1@example.org>\n\
+Content-Type: multipart/mixed; boundary=\"outer\"\n\
+\n\
+--outer\n\
+Content-Type: multipart/alternative; boundary=\"alt\"\n\
+\n\
+--alt\n\
+Content-Type: text/plain; charset=utf-8\n\
+Content-Transfer-Encoding: quoted-printable\n\
+\n\
+Slides: <URL:https://www.example.org/media_summit/me=\n\
+dia-status.pdf> and <http://a.example/?x=3Dy>\n\
+--alt\n\
+Content-Type: text/html\n\
+\n\
+<p><o:p></o:p><http://html.example/></p>\n\
+--alt--\n\
+--outer\n\
+Content-Type: text/plain\n\
+Content-Transfer-Encoding: base64\n\
+\n\
+eCA8aHR0cDovL3NwbGl0LmV4YW1wbGUvYT4K\n\
+--outer\n\
+Content-Type: image/png\n\
+\n\
+<URL:http://trap.example/png/>\n\
+--outer--\n";
+
+#[test]
+fn mime_decoded_by_default_raw_lines() {
+    // Rules 11-13: decoded URLs, at the raw line of the encoded '<'.
+    let d = tmp();
+    write(d.path(), "m.mbox", MIME_MAIL);
+    let r = run(d.path(), &["-n", "--column", "m.mbox"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "12:9:https://www.example.org/media_summit/media-status.pdf",
+            "13:21:http://a.example/?x=y",
+            "23:1:http://split.example/a",
+        ]
+    );
+}
+
+#[test]
+fn raw_is_the_reading_before_mime() {
+    // --raw: every byte is text by rules 1-9 alone.
+    let d = tmp();
+    write(d.path(), "m.mbox", MIME_MAIL);
+    let r = run(d.path(), &["-n", "--raw", "m.mbox"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "12:https://www.example.org/media_summit/me=dia-status.pdf",
+            "13:http://a.example/?x=3Dy",
+            "17:o:p",
+            "17:http://html.example/",
+            "27:http://trap.example/png/",
+        ]
+    );
+    // Without MIME headers both readings are the same.
+    let (text, _) = mbox(1 << 20);
+    write(d.path(), "plain.mbox", &text);
+    let a = run(d.path(), &["-n", "--json", "plain.mbox"]);
+    let b = run(d.path(), &["-n", "--json", "--raw", "plain.mbox"]);
+    assert!(a.stdout == b.stdout);
+}
+
+#[test]
+fn json_says_where_a_mime_url_was_found() {
+    let d = tmp();
+    write(d.path(), "m.mbox", MIME_MAIL);
+    let r = run(d.path(), &["--json", "m.mbox"]);
+    let vs: Vec<Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(vs.len(), 3);
+    assert_eq!(vs[0]["encoding"], "qp");
+    assert_eq!(vs[0]["content_type"], "text/plain");
+    assert_eq!(vs[0]["line"], 12);
+    assert_eq!(vs[0]["message_id"], "<m1@example.org>");
+    assert_eq!(vs[2]["encoding"], "base64");
+    // Spans are raw byte ranges: the soft break is left out.
+    assert_eq!(vs[0]["spans"].as_array().unwrap().len(), 2);
+    // Plain top-level text and the raw reading: no new fields.
+    let r = run(d.path(), &["--json", "--raw", "m.mbox"]);
+    for l in r.out().lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        assert!(v.get("encoding").is_none() && v.get("content_type").is_none());
+    }
+    write(d.path(), "p.eml", b"Subject: x\n\n<http://p.example/>\n");
+    let v: Value = serde_json::from_str(run(d.path(), &["--json", "p.eml"]).out().trim()).unwrap();
+    assert!(v.get("encoding").is_none() && v.get("content_type").is_none());
+}
+
+#[test]
+fn message_id_of_forwarded_messages() {
+    // --message-id: a URL in a message/rfc822 part has the forwarded
+    // message's id; the rest of the message its own.
+    let d = tmp();
+    write(
+        d.path(),
+        "f.mbox",
+        b"From a@example.org Mon\nMessage-ID: <outer@example.org>\n\
+Content-Type: multipart/mixed; boundary=o\n\n--o\n\nsee <http://outer.example/>\n\
+--o\nContent-Type: message/rfc822\n\nMessage-ID: <fwd@example.org>\n\n\
+inner <http://inner.example/>\n--o--\nlast <http://epilogue.example/>\n",
+    );
+    let r = run(d.path(), &["--message-id", "f.mbox"]);
+    assert_eq!(
+        r.out(),
+        "<outer@example.org>\thttp://outer.example/\n\
+         <fwd@example.org>\thttp://inner.example/\n\
+         <outer@example.org>\thttp://epilogue.example/\n"
+    );
+}
+
+/// An mbox of MIME messages of every kind, `size` bytes at least, and the
+/// number of URLs planted.
+fn mime_mbox(size: usize) -> (Vec<u8>, usize) {
+    let mut out = Vec::with_capacity(size + 4096);
+    let mut urls = 0;
+    let mut i = 0u64;
+    while out.len() < size {
+        let head = format!(
+            "From u{i}@example.org Mon Jan  1 00:00:00 2024\nMessage-ID: <{i}@example.org>\n"
+        );
+        out.extend_from_slice(head.as_bytes());
+        let filler = "filler text of a line in the message body.\n".repeat((i % 40) as usize);
+        match i % 4 {
+            0 => {
+                out.extend_from_slice(
+                    b"Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n",
+                );
+                out.extend_from_slice(filler.as_bytes());
+                out.extend_from_slice(
+                    format!(
+                        "Link =3CURL:http://qp{i}.example/very/long/pa=\nth/{i}> end=\n of line\n"
+                    )
+                    .as_bytes(),
+                );
+                urls += 1;
+            }
+            1 => {
+                out.extend_from_slice(b"Content-Type: multipart/alternative; boundary=\"b\"\n\n--b\nContent-Type: text/plain\n\n");
+                out.extend_from_slice(filler.as_bytes());
+                out.extend_from_slice(format!("See <http://alt{i}.example/>\n--b\nContent-Type: text/html\n\n<a href=\"x\"><http://html{i}.example/></a>\n--b--\n").as_bytes());
+                urls += 1;
+            }
+            2 => {
+                out.extend_from_slice(
+                    b"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\n",
+                );
+                // "x <http://split.example/a>\n" in lines of 16 characters.
+                for chunk in b"eCA8aHR0cDovL3NwbGl0LmV4YW1wbGUvYT4K".chunks(16) {
+                    out.extend_from_slice(chunk);
+                    out.push(b'\n');
+                }
+                urls += 1;
+            }
+            _ => {
+                out.extend_from_slice(b"Subject: plain\n\n");
+                out.extend_from_slice(filler.as_bytes());
+                out.extend_from_slice(format!("Plain <news:group{i}.example>\n").as_bytes());
+                urls += 1;
+            }
+        }
+        out.push(b'\n');
+        i += 1;
+    }
+    (out, urls)
+}
+
+#[test]
+fn threads_identical_on_a_large_mime_mbox() {
+    // Ranges of a large mbox start at message starts: -j2 gives what -j1
+    // gives, byte for byte, and stdin (one stream) too.
+    let d = tmp();
+    // Just over the size at which a file is split among threads.
+    let (text, planted) = mime_mbox(9 << 20);
+    write(d.path(), "big.mbox", &text);
+    let n1 = run(d.path(), &["-j1", "-n", "big.mbox"]);
+    let n2 = run(d.path(), &["-j2", "-n", "big.mbox"]);
+    assert_eq!(n1.code, 0, "{}", n1.stderr);
+    assert_eq!(n1.out().lines().count(), planted);
+    assert!(n1.stdout == n2.stdout);
+    let s2 = run_stdin(d.path(), &["-j2", "-n", "-"], &text);
+    assert!(s2.stdout == n1.stdout);
+    // With Message-IDs the file is one stream, read in order.
+    let j2 = run(d.path(), &["-j2", "--json", "big.mbox"]);
+    let last: Value = serde_json::from_str(j2.out().lines().last().unwrap()).unwrap();
+    assert_eq!(j2.out().lines().count(), planted);
+    let id = last["message_id"].as_str().unwrap();
+    assert_eq!(format!("<{}@example.org>", planted - 1), id);
+    // Each URL at the raw line of its '<' (or its '=3C', or its group).
+    for l in n1.out().lines().step_by(101) {
+        let (line, url) = l.split_once(':').unwrap();
+        let raw = text
+            .split(|&b| b == b'\n')
+            .nth(line.parse::<usize>().unwrap() - 1)
+            .unwrap();
+        let raw = String::from_utf8_lossy(raw);
+        assert!(
+            raw.contains('<') || raw.contains("=3C") || url == "http://split.example/a",
+            "{l}: {raw}"
+        );
+    }
+}

@@ -11,6 +11,8 @@
 //! limits: 256 8                                       optional (max_bytes max_lines)
 //! rejected: blank-line less-than                      optional: the rejection kinds
 //!                                                     reported with rejected(true), in order
+//! mime: off                                           optional: the raw reading (MIME
+//!                                                     off; rules 10-13 are on by default)
 //! ref: skip (why)                                     optional: ref-extract does not apply
 //! bug: description                                    optional: the library disagrees
 //!                                                     with the contract; the case runs
@@ -60,13 +62,14 @@ pub struct Case {
     pub limits: Option<Limits>,
     pub rejected: Option<Vec<String>>,
     pub bug: Option<String>,
+    pub mime: bool,
     pub input: Vec<u8>,
     pub want: Vec<Want>,
 }
 
 impl Case {
     pub fn scanner(&self) -> Scanner {
-        let mut s = Scanner::new().policy(self.policy);
+        let mut s = Scanner::new().policy(self.policy).mime(self.mime);
         if let Some(l) = self.limits {
             s = s.limits(l);
         }
@@ -184,6 +187,7 @@ pub fn parse_cases(file: &str, text: &str) -> Vec<Case> {
             limits: None,
             rejected: None,
             bug: None,
+            mime: true,
             input: unescape(input),
             want: Vec::new(),
         };
@@ -216,6 +220,13 @@ pub fn parse_cases(file: &str, text: &str) -> Vec<Case> {
                     case.rejected = Some(v.split_whitespace().map(String::from).collect())
                 }
                 "ref" => {}
+                "mime" => {
+                    case.mime = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => panic!("{ctx}: bad mime"),
+                    }
+                }
                 "bug" => case.bug = Some(v.to_string()),
                 _ => panic!("{ctx}: unknown header {k}"),
             }
@@ -323,16 +334,38 @@ pub fn check(case: &Case, got: &[Match]) -> Vec<String> {
         let col = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count() as u64;
         diff("line(offset)", m.line().to_string(), line.to_string());
         diff("col(offset)", m.column().to_string(), col.to_string());
-        diff(
-            "byte at offset",
-            (case.input[m.offset() as usize] as char).to_string(),
-            "<".into(),
-        );
-        diff(
-            "byte before end",
-            (case.input[m.end() as usize - 1] as char).to_string(),
-            ">".into(),
-        );
+        // In decoded text (rule 13): the '=' of an encoded '<' or the
+        // first byte of a base64 group.
+        let at = case.input[m.offset() as usize];
+        match m.encoding() {
+            None => {
+                diff("byte at offset", (at as char).to_string(), "<".into());
+                diff(
+                    "byte before end",
+                    (case.input[m.end() as usize - 1] as char).to_string(),
+                    ">".into(),
+                );
+            }
+            Some(urlsift::Encoding::QuotedPrintable) if at == b'=' => {
+                diff(
+                    "escape at offset",
+                    String::from_utf8_lossy(&case.input[m.offset() as usize..][..3]).into(),
+                    "=3C".into(),
+                );
+            }
+            Some(urlsift::Encoding::QuotedPrintable) => {
+                diff("byte at offset", (at as char).to_string(), "<".into());
+            }
+            Some(_) => {
+                if !at.is_ascii_alphanumeric() && at != b'+' && at != b'/' {
+                    diff(
+                        "base64 group at offset",
+                        (at as char).to_string(),
+                        "alphabet".into(),
+                    );
+                }
+            }
+        }
     }
     errs
 }

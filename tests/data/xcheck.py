@@ -79,7 +79,9 @@ def main():
                 n += 1
                 p = os.path.join(tmp, "case")
                 open(p, "wb").write(data)
-                cmd = [ref, "--tags"]
+                # The library reads MIME by default (rules 10-13); a case
+                # with `mime: off` is the raw reading.
+                cmd = [ref, "--tags", "--raw" if hdr.get("mime") == "off" else "--mime"]
                 if hdr.get("policy") == "strict":
                     cmd.append("--strict")
                 out = subprocess.run(cmd + [p], capture_output=True, check=True).stdout

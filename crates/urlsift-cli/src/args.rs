@@ -6,6 +6,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
 
+use crate::globs::Globs;
 use crate::input::ArchiveOpts;
 use urlsift::Policy;
 use urlsift::{Form, HyphenChoice, Limits};
@@ -23,6 +24,11 @@ EXAMPLES:
   urlsift news.zip spool.tar.xz       members of archives, as a.zip{dir/m}
   find . -print0 | urlsift --files0-from - -l -0   a path list in, NUL-ended paths out
   zcat x.gz | urlsift -               read stdin
+  urlsift -g '*.mbox' ~/Mail          only the .mbox files of a tree
+  urlsift -m 5 huge.mbox              the first 5 URLs of each input
+  urlsift --tally ~/News              each URL, how often, where first
+  urlsift -C 1 -n msg.eml             each URL's lines, one line around
+  urlsift --hyperlink -C 1 a.txt      clickable URLs in their lines
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
 
@@ -43,6 +49,23 @@ pub enum HyphenArg {
     Keep,
     Drop,
     Both,
+}
+
+/// The `--tally` orders: most frequent first, or as first seen.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TallyOrder {
+    Count,
+    First,
+}
+
+/// The `--color` values.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 /// The literal flags.
@@ -90,6 +113,9 @@ pub struct Args {
     /// Exactly the RFC 1738 grammar, no lenient deviations (urlsift --strict a.txt)
     #[arg(long)]
     pub strict: bool,
+    /// Read every byte as text: no MIME decoding, HTML and attachments read too (urlsift --raw a.mbox)
+    #[arg(long)]
+    pub raw: bool,
     /// Reading to report after a line break that follows '-' (urlsift --hyphen both a.txt)
     #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
     pub hyphen: HyphenArg,
@@ -135,6 +161,47 @@ pub struct Args {
     /// End each printed path with NUL instead of ':' or newline (urlsift -l -0 dir/)
     #[arg(short = '0', long)]
     pub null: bool,
+    /// At most N URLs per input (urlsift -m 5 huge.mbox)
+    #[arg(short = 'm', long, value_name = "N")]
+    pub max_count: Option<u64>,
+    /// Search only walked files matching GLOB, '!' to exclude; later wins (urlsift -g '*.mbox' -g '!old/' ~/Mail)
+    #[arg(short = 'g', long, value_name = "GLOB")]
+    pub glob: Vec<String>,
+    /// As --glob, ignoring case (urlsift --iglob '*.EML' dir/)
+    #[arg(long, value_name = "GLOB")]
+    pub iglob: Vec<String>,
+    /// Each normalized URL with its count and first place, most frequent first or =first as first seen (urlsift --tally dir/)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "ORDER",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "count",
+        conflicts_with_all = ["count", "files_with_matches", "parse", "unique"]
+    )]
+    pub tally: Option<TallyOrder>,
+    /// Print each URL's lines and N lines after them (urlsift -A 2 a.txt)
+    #[arg(short = 'A', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
+    pub after_context: Option<usize>,
+    /// Print each URL's lines and N lines before them (urlsift -B 2 a.txt)
+    #[arg(short = 'B', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
+    pub before_context: Option<usize>,
+    /// Print each URL's lines and N lines around them (urlsift -C 1 a.txt)
+    #[arg(short = 'C', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
+    pub context: Option<usize>,
+    /// Colour paths, line numbers and URLs: auto (a terminal, no NO_COLOR), always, never (urlsift --color always a.txt | less -R)
+    #[arg(
+        long,
+        visible_alias = "colour",
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto"
+    )]
+    pub color: ColorChoice,
+    /// Make each URL a hyperlink (OSC 8) on a terminal, or with --color always (urlsift --hyperlink a.txt)
+    #[arg(long)]
+    pub hyperlink: bool,
     /// Files or directories to search ('-' or none: stdin); with --parse, URLs
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
@@ -147,6 +214,8 @@ pub enum Mode {
     Plain,
     /// Number of URLs per input.
     Count,
+    /// Each distinct URL with its count and first place (`--tally`).
+    Tally(TallyOrder),
     /// Paths of inputs with URLs.
     FilesWithMatches,
     /// One JSON object per URL.
@@ -184,6 +253,8 @@ pub struct Config {
     pub message_id: bool,
     /// Candidate limits.
     pub limits: Limits,
+    /// `--raw`: no MIME reading (contract rules 10-13 off).
+    pub raw: bool,
     /// `--parse` mode.
     pub parse: bool,
     /// Paths (or URLs with `--parse`).
@@ -194,6 +265,18 @@ pub struct Config {
     pub null: bool,
     /// How archives and compressed files are read.
     pub archive: ArchiveOpts,
+    /// At most this many records per input (`-m`).
+    pub max_count: Option<u64>,
+    /// `--glob` and `--iglob`: the walked files searched.
+    pub globs: Globs,
+    /// Lines of context (`-A`, `-B`, `-C`), when asked for.
+    pub context: Option<Context>,
+    /// `--color`.
+    pub color: ColorChoice,
+    /// `--hyperlink`.
+    pub hyperlink: bool,
+    /// `--json` (with `--tally` too).
+    pub json: bool,
 }
 
 /// `--files-from` or `--files0-from`: the list's path and what ends each
@@ -230,6 +313,15 @@ pub fn parse_size(flag: &str, s: &str) -> Result<u64, String> {
     Ok(n)
 }
 
+/// Lines of context around each URL's own lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Context {
+    /// Lines before.
+    pub before: usize,
+    /// Lines after.
+    pub after: usize,
+}
+
 impl Config {
     /// Whether the Message-ID of each match must be computed.
     pub fn needs_message_id(&self) -> bool {
@@ -242,6 +334,8 @@ impl Args {
     pub fn into_config(self) -> Result<Config, String> {
         let mode = if self.count {
             Mode::Count
+        } else if let Some(order) = self.tally {
+            Mode::Tally(order)
         } else if self.files_with_matches {
             Mode::FilesWithMatches
         } else if self.json {
@@ -298,6 +392,20 @@ impl Args {
         if list.as_ref().is_some_and(|l| l.path == "-") && self.paths.iter().any(|p| p == "-") {
             return Err("standard input cannot be both the path list and an input".into());
         }
+        // -A and -B win over -C for their side (as grep).
+        let context = (self.after_context.is_some()
+            || self.before_context.is_some()
+            || self.context.is_some())
+        .then(|| Context {
+            before: self.before_context.or(self.context).unwrap_or(0),
+            after: self.after_context.or(self.context).unwrap_or(0),
+        });
+        // The --glob patterns, then the --iglob ones (as ripgrep adds them):
+        // the later a pattern, the higher its precedence.
+        let mut globs: Vec<(String, bool)> = Vec::new();
+        globs.extend(self.glob.iter().map(|g| (g.clone(), false)));
+        globs.extend(self.iglob.iter().map(|g| (g.clone(), true)));
+        let globs = Globs::new(&globs).map_err(|e| e.to_string())?;
         Ok(Config {
             mode,
             with_filename: if self.with_filename {
@@ -326,15 +434,23 @@ impl Args {
                 HyphenArg::Drop => HyphenChoice::Drop,
                 HyphenArg::Both => HyphenChoice::Both,
             },
-            threads,
             stats: self.stats,
             message_id: self.message_id,
             limits,
+            raw: self.raw,
             parse: self.parse,
             paths: self.paths,
             list,
             null: self.null,
             archive,
+            max_count: self.max_count,
+            globs,
+            // The context lines are read in order, one input at a time.
+            threads: if context.is_some() { 1 } else { threads },
+            context,
+            color: self.color,
+            hyperlink: self.hyperlink,
+            json: self.json,
         })
     }
 }
@@ -519,6 +635,66 @@ mod tests {
         assert!(cfg(&["-0"]).null);
         assert!(cfg(&["--null"]).null);
         assert!(!cfg(&[]).null);
+    }
+
+    #[test]
+    fn max_count_and_globs() {
+        assert_eq!(cfg(&[]).max_count, None);
+        assert_eq!(cfg(&["-m", "5"]).max_count, Some(5));
+        assert_eq!(cfg(&["--max-count=0"]).max_count, Some(0));
+        assert!(fails(&["-m", "x"]));
+        assert!(cfg(&[]).globs.is_empty());
+        let c = cfg(&["-g", "*.mbox", "--iglob", "!OLD/", "--glob=!x*"]);
+        assert!(c.globs.allows(b"a.mbox", false));
+        assert!(!c.globs.allows(b"xa.mbox", false));
+        assert!(!c.globs.allows(b"d/old", true));
+        assert!(fails(&["-g", "a[b"]));
+    }
+
+    #[test]
+    fn tally() {
+        assert_eq!(cfg(&["--tally"]).mode, Mode::Tally(TallyOrder::Count));
+        assert_eq!(cfg(&["--tally=first"]).mode, Mode::Tally(TallyOrder::First));
+        // Without '=', what follows is a path.
+        let c = cfg(&["--tally", "first"]);
+        assert_eq!((c.mode, c.paths.len()), (Mode::Tally(TallyOrder::Count), 1));
+        assert!(cfg(&["--tally", "--json"]).json);
+        assert!(fails(&["--tally=often"]));
+        assert!(fails(&["--tally", "-u"]));
+        assert!(fails(&["--tally", "-l"]));
+    }
+
+    #[test]
+    fn context_sides_and_one_thread() {
+        assert_eq!(cfg(&[]).context, None);
+        let c = cfg(&["-C", "2", "-A", "1", "-j4"]);
+        assert_eq!(
+            c.context,
+            Some(Context {
+                before: 2,
+                after: 1
+            })
+        );
+        assert_eq!(c.threads, 1, "context lines are read in order");
+        assert_eq!(
+            cfg(&["-B3"]).context,
+            Some(Context {
+                before: 3,
+                after: 0
+            })
+        );
+        assert!(fails(&["-C", "1", "-c"]));
+        assert!(fails(&["-A", "1", "--tally"]));
+        assert!(!fails(&["-C", "1", "--json"]));
+    }
+
+    #[test]
+    fn color_and_hyperlink() {
+        assert_eq!(cfg(&[]).color, ColorChoice::Auto);
+        assert_eq!(cfg(&["--color", "never"]).color, ColorChoice::Never);
+        assert_eq!(cfg(&["--colour=always"]).color, ColorChoice::Always);
+        assert!(fails(&["--color", "sometimes"]));
+        assert!(cfg(&["--hyperlink"]).hyperlink);
     }
 
     #[test]

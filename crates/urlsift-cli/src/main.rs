@@ -2,6 +2,7 @@
 //! grep's status (0 found, 1 nothing, 2 error).
 
 mod args;
+mod globs;
 mod input;
 mod mail;
 mod parse;

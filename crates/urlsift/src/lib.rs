@@ -99,6 +99,7 @@ pub struct ReadmeDoctests;
 
 mod class;
 mod error;
+mod mime;
 mod percent;
 mod pieces;
 mod scan;
@@ -107,6 +108,7 @@ mod url;
 mod warning;
 
 pub use error::{ErrorKind, ParseError};
+pub use mime::Encoding;
 pub use pieces::{Piece, PieceReader};
 pub use scan::{
     extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,

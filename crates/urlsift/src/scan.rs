@@ -24,10 +24,12 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
+use crate::mime::{Encoding, MimeScan};
 use crate::url::{Policy, Url};
 
 /// Byte classes of the Appendix rules, one bit per class (the scheme name
@@ -241,11 +243,14 @@ pub struct Match {
     bytes: Vec<u8>,
     alternative: Option<Vec<u8>>,
     form: Form,
-    offset: u64,
-    end: u64,
-    line: u64,
-    column: u64,
-    spans: Vec<Span>,
+    pub(crate) offset: u64,
+    pub(crate) end: u64,
+    pub(crate) line: u64,
+    pub(crate) column: u64,
+    pub(crate) spans: Vec<Span>,
+    pub(crate) encoding: Option<Encoding>,
+    pub(crate) content_type: Option<Arc<str>>,
+    pub(crate) forwarded_id: Option<Arc<str>>,
     broken: bool,
     quoted: bool,
     hyphen: Option<Hyphen>,
@@ -323,6 +328,32 @@ impl Match {
         &self.spans
     }
 
+    /// How the text it was found in was encoded (contract rule 11), when
+    /// MIME reading is on and it was: quoted-printable or base64. The
+    /// positions are those of the raw bytes all the same (rule 13).
+    pub fn encoding(&self) -> Option<Encoding> {
+        self.encoding
+    }
+
+    /// The content type (`type/subtype`, lower case) of the MIME part it
+    /// was found in, when that is not the plain text of a top-level
+    /// message or a header block: a part of a multipart, a forwarded
+    /// message's body, or an encoded body.
+    pub fn content_type(&self) -> Option<&str> {
+        self.content_type.as_deref()
+    }
+
+    /// The `Message-ID` of the forwarded message (a `message/rfc822` or
+    /// `message/news` part, the innermost one) it was found in, headers
+    /// included, as written (trimmed); `None` outside forwarded messages,
+    /// when that message has none, or for a match in its header block
+    /// before the end of a long header cut by the stream. A top-level
+    /// message's id is the caller's to find (the command's
+    /// `--message-id`).
+    pub fn forwarded_message_id(&self) -> Option<&str> {
+        self.forwarded_id.as_deref()
+    }
+
     /// Whether the URL crossed a line break.
     pub fn is_broken(&self) -> bool {
         self.broken
@@ -382,17 +413,56 @@ impl Match {
 /// The extractor's settings: validation policy, limits and what to report.
 ///
 /// Cheap to clone; one per thread is the intended use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scanner {
     policy: Policy,
     limits: Limits,
     rejected: bool,
+    mime: bool,
+}
+
+impl Default for Scanner {
+    fn default() -> Self {
+        Scanner {
+            policy: Policy::default(),
+            limits: Limits::default(),
+            rejected: false,
+            mime: true,
+        }
+    }
 }
 
 impl Scanner {
-    /// The contract's defaults: lenient validation, default limits, URLs only.
+    /// The contract's defaults: lenient validation, default limits, URLs
+    /// only, MIME read (rules 10 to 13).
     pub fn new() -> Scanner {
         Scanner::default()
+    }
+
+    /// With `false`, the raw reading: every byte is text read by rules 1
+    /// to 9 alone, as before MIME. With `true` (the default), messages
+    /// are taken apart as rules 10 to 13 say: quoted-printable and base64
+    /// text decoded, HTML and attachments left out, each match at the raw
+    /// bytes that encode it. Input without MIME headers reads the same
+    /// either way.
+    ///
+    /// ```
+    /// let mail = b"Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n\
+    ///              See <http://a.example/very-long=\n-path>.\n";
+    /// let found = urlsift::Scanner::new().extract(mail);
+    /// assert_eq!(found[0].as_str(), "http://a.example/very-long-path");
+    /// assert_eq!((found[0].line(), found[0].column()), (4, 5));
+    /// assert_eq!(found[0].encoding().map(|e| e.as_str()), Some("qp"));
+    /// assert!(urlsift::Scanner::new().mime(false).extract(mail)[0].as_str().contains('='));
+    /// ```
+    pub fn mime(mut self, yes: bool) -> Scanner {
+        self.mime = yes;
+        self
+    }
+
+    /// Whether MIME is read (see [`Scanner::mime`]).
+    pub fn get_mime(&self) -> bool {
+        self.mime
     }
 
     /// Validates with `policy` (contract rule 7).
@@ -436,6 +506,12 @@ impl Scanner {
     /// ```
     pub fn extract(&self, haystack: &[u8]) -> Vec<Match> {
         let mut out = Vec::new();
+        if self.mime {
+            let mut scan = MimeScan::new(*self, 64 * 1024);
+            scan.feed(haystack, &mut |m| out.push(m.clone()));
+            scan.finish(&mut |m| out.push(m.clone()));
+            return out;
+        }
         let mut engine = Engine::new(*self);
         engine.scan(haystack, 0, true, haystack.len(), &mut |m| {
             out.push(m.clone())
@@ -444,7 +520,10 @@ impl Scanner {
     }
 
     /// Scans one piece of a larger haystack that the caller splits itself
-    /// (to share one big file among threads).
+    /// (to share one big file among threads). This is the raw reading
+    /// whatever [`Scanner::mime`] says: MIME state lives across pieces, so
+    /// a MIME reading of a stream in pieces goes through a
+    /// [`crate::PushScanner`] (see [`crate::PushScanner::feed_each`]).
     ///
     /// `piece` must start at a line start of the whole haystack. Candidates
     /// whose `<` lies before `limit` are reported; bytes after `limit` are
@@ -813,6 +892,9 @@ impl Engine {
                 line: 0,
                 column: 0,
                 spans: s.spans,
+                encoding: None,
+                content_type: None,
+                forwarded_id: None,
                 broken: false,
                 quoted: false,
                 hyphen: None,
@@ -872,6 +954,29 @@ impl Engine {
         };
         self.resume = base + keep as u64;
         keep
+    }
+
+    /// For a caller that drops the window's bytes before a later call (the
+    /// MIME reader's decoded window): accounts for them (line numbers, the
+    /// last line's quote prefix and two-byte state) up to the first byte
+    /// still needed, which it returns (absolute). `keep` is what
+    /// [`Engine::scan`] returned; an escape sequence cut by the end of the
+    /// window is kept whole, so that the two-byte state never sees half of
+    /// one. A one-shot scan needs none of this.
+    pub(crate) fn settle(&mut self, buf: &[u8], base: u64, eof: bool, keep: usize) -> u64 {
+        let n = buf.len();
+        let mut retain = keep;
+        if !eof && keep == n {
+            if let Some(k) = memrchr(ESC, &buf[n.saturating_sub(2)..n]) {
+                retain = n.saturating_sub(2) + k;
+            }
+        }
+        let retain = base + retain as u64;
+        self.count_lines(buf, base, retain);
+        if self.line_start < retain {
+            self.line_state(buf, base, retain);
+        }
+        retain
     }
 
     /// Counts line feeds up to absolute offset `to` (which is in `buf`).
@@ -1261,6 +1366,9 @@ impl Engine {
         m.line = self.line;
         m.column = offset - self.line_start + 1;
         std::mem::swap(&mut m.spans, &mut self.pieces);
+        m.encoding = None;
+        m.content_type = None;
+        m.forwarded_id = None;
         m.broken = self.lines > 0;
         m.quoted = self.quoted;
         m.hyphen = None;

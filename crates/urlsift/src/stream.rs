@@ -7,10 +7,15 @@
 //! [`Limits::max_bytes`](crate::Limits::max_bytes)), the way the `urlsift`
 //! command reads files. Results do not depend on how the input is chunked,
 //! and memory stays bounded whatever its size.
+//!
+//! With MIME reading on (the default, [`Scanner::mime`]) the bytes go to
+//! the MIME reader instead, which keeps its own state from chunk to chunk
+//! (`crate::mime::MimeScan`).
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
+use crate::mime::MimeScan;
 use crate::pieces::{Piece, PieceReader};
 use crate::scan::{Match, Scanner};
 
@@ -80,7 +85,49 @@ impl<R: Read> Scan<R> {
 #[derive(Debug)]
 #[must_use = "an Extractor finds nothing until it is iterated"]
 pub struct Extractor<R> {
-    scan: Scan<R>,
+    inner: Inner<R>,
+}
+
+/// The raw reading (pieces) or the MIME one.
+#[derive(Debug)]
+enum Inner<R> {
+    Raw(Scan<R>),
+    Mime(MimeRead<R>),
+}
+
+/// A reader's bytes through the MIME reader, as they are read.
+#[derive(Debug)]
+struct MimeRead<R> {
+    reader: R,
+    scan: Box<MimeScan>,
+    chunk: Vec<u8>,
+    out: VecDeque<Match>,
+    done: bool,
+}
+
+impl<R: Read> MimeRead<R> {
+    /// Reads until a match is ready; `Ok(false)` at the end. Every read's
+    /// bytes are handed on at once, so an error loses nothing.
+    fn fill(&mut self) -> io::Result<bool> {
+        let out = &mut self.out;
+        while out.is_empty() {
+            if self.done {
+                return Ok(false);
+            }
+            match self.reader.read(&mut self.chunk) {
+                Ok(0) => {
+                    self.scan.finish(&mut |m| out.push_back(m.clone()));
+                    self.done = true;
+                }
+                Ok(k) => self
+                    .scan
+                    .feed(&self.chunk[..k], &mut |m| out.push_back(m.clone())),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(true)
+    }
 }
 
 impl<R: Read> Extractor<R> {
@@ -98,14 +145,26 @@ impl<R: Read> Extractor<R> {
     /// (tests use tiny sizes to move every boundary).
     #[doc(hidden)]
     pub fn with_buffer(reader: R, scanner: Scanner, piece: usize) -> Extractor<R> {
-        Extractor {
-            scan: Scan::new(reader, scanner, piece),
-        }
+        let inner = if scanner.get_mime() {
+            Inner::Mime(MimeRead {
+                reader,
+                scan: Box::new(MimeScan::new(scanner, piece)),
+                chunk: vec![0; piece.clamp(1, PIECE)],
+                out: VecDeque::new(),
+                done: false,
+            })
+        } else {
+            Inner::Raw(Scan::new(reader, scanner, piece))
+        };
+        Extractor { inner }
     }
 
     /// The reader under the extractor.
     pub fn get_mut(&mut self) -> &mut R {
-        self.scan.pieces.get_mut()
+        match &mut self.inner {
+            Inner::Raw(scan) => scan.pieces.get_mut(),
+            Inner::Mime(m) => &mut m.reader,
+        }
     }
 }
 
@@ -113,8 +172,12 @@ impl<R: Read> Iterator for Extractor<R> {
     type Item = io::Result<Match>;
 
     fn next(&mut self) -> Option<io::Result<Match>> {
-        match self.scan.fill() {
-            Ok(true) => self.scan.out.pop_front().map(Ok),
+        let (filled, out) = match &mut self.inner {
+            Inner::Raw(scan) => (scan.fill(), &mut scan.out),
+            Inner::Mime(m) => (m.fill(), &mut m.out),
+        };
+        match filled {
+            Ok(true) => out.pop_front().map(Ok),
             Ok(false) => None,
             Err(e) => Some(Err(e)),
         }
@@ -163,6 +226,8 @@ impl Read for Pushed {
 pub struct PushScanner {
     scan: Scan<Pushed>,
     piece: usize,
+    /// The MIME reader, when MIME reading is on (then `scan` is unused).
+    mime: Option<Box<MimeScan>>,
 }
 
 impl PushScanner {
@@ -178,6 +243,10 @@ impl PushScanner {
         PushScanner {
             scan: Scan::new(Pushed::default(), scanner, piece),
             piece: piece.max(1),
+            // Every byte fed is scanned before `feed` returns.
+            mime: scanner
+                .get_mime()
+                .then(|| Box::new(MimeScan::new(scanner, 1))),
         }
     }
 
@@ -202,6 +271,11 @@ impl PushScanner {
     /// dropping the iterator loses them.
     #[must_use = "the matches found are returned, not kept"]
     pub fn feed(&mut self, data: &[u8]) -> std::collections::vec_deque::Drain<'_, Match> {
+        if let Some(mime) = &mut self.mime {
+            let out = &mut self.scan.out;
+            mime.feed(data, &mut |m| out.push_back(m.clone()));
+            return self.scan.out.drain(..);
+        }
         for chunk in data.chunks(self.piece) {
             let pushed = self.scan.pieces.get_mut();
             pushed.bytes.clear();
@@ -215,8 +289,44 @@ impl PushScanner {
     /// Ends the stream and returns the remaining matches.
     #[must_use = "the last matches are returned, not kept"]
     pub fn finish(mut self) -> std::collections::vec_deque::IntoIter<Match> {
+        if let Some(mime) = &mut self.mime {
+            let out = &mut self.scan.out;
+            mime.finish(&mut |m| out.push_back(m.clone()));
+            return self.scan.out.into_iter();
+        }
         self.scan.pieces.get_mut().finished = true;
         self.run();
         self.scan.out.into_iter()
+    }
+
+    /// Like [`PushScanner::feed`], handing each match decided to `each` as
+    /// it is found instead of collecting it (with MIME reading on, no
+    /// match is cloned): the match lives in the scanner's buffers until the
+    /// next one (look at it, [`Match::rebase`] it, or clone it). Every byte
+    /// fed is read before it returns, so the matches decided by then are
+    /// all handed over. Not to be mixed with [`PushScanner::feed`] on one
+    /// stream.
+    pub fn feed_each(&mut self, data: &[u8], each: &mut dyn FnMut(&mut Match)) {
+        match &mut self.mime {
+            Some(mime) => mime.feed(data, each),
+            None => {
+                for mut m in self.feed(data) {
+                    each(&mut m);
+                }
+            }
+        }
+    }
+
+    /// Ends the stream, handing the remaining matches to `each` (see
+    /// [`PushScanner::feed_each`]).
+    pub fn finish_each(mut self, each: &mut dyn FnMut(&mut Match)) {
+        match &mut self.mime {
+            Some(mime) => mime.finish(each),
+            None => {
+                for mut m in self.finish() {
+                    each(&mut m);
+                }
+            }
+        }
     }
 }

@@ -97,7 +97,8 @@ pub fn run(cfg: Config) -> i32 {
                 return 2;
             }
         },
-    };
+    }
+    .globs(cfg.globs.clone());
     // A path list names many files, as a directory does.
     let show = cfg
         .with_filename
@@ -118,7 +119,8 @@ pub fn run(cfg: Config) -> i32 {
     let scanner = Scanner::new()
         .policy(cfg.policy)
         .limits(cfg.limits)
-        .rejected(cfg.invalid);
+        .rejected(cfg.invalid)
+        .mime(!cfg.raw);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,
@@ -133,7 +135,7 @@ pub fn run(cfg: Config) -> i32 {
     } else {
         run_parallel(inputs, ctx, &mut sink, cfg.threads)
     }
-    .and_then(|_| sink.out.flush());
+    .and_then(|_| sink.finish());
     let mut code = if sink.stats.matches > 0 { 0 } else { 1 };
     if sink.failed.is_some() {
         code = 2;

@@ -468,6 +468,45 @@ pub(super) fn run_parallel(
                 match reader {
                     // Stdin, gzip, or Message-IDs wanted: read here in
                     // order, the pieces searched on the pool.
+                    // The MIME reading carries its state from piece to
+                    // piece: the stream is searched here in order (its
+                    // output still committed piece by piece).
+                    Ok(r) if ctx.scanner.get_mime() => {
+                        let look = ctx.scanner.get_limits().max_bytes;
+                        let pr = PieceReader::new(r, PIECE, look);
+                        let res = search_pieces(
+                            pr,
+                            None,
+                            false,
+                            ctx,
+                            &input.name,
+                            &mut |recs, bytes, _| {
+                                let my = seq;
+                                seq += 1;
+                                sched.acquire(Key::unit(my));
+                                let chunk = Chunk {
+                                    bytes,
+                                    body: recs,
+                                    last: false,
+                                    ..Chunk::failed(i, None)
+                                };
+                                order.commit(Key::unit(my), vec![chunk], End::Done);
+                                Ok(())
+                            },
+                        );
+                        let error = match res {
+                            Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
+                            _ => None,
+                        };
+                        let my = seq;
+                        seq += 1;
+                        sched.acquire(Key::unit(my));
+                        let chunk = Chunk {
+                            name: Some(input),
+                            ..Chunk::failed(i, error)
+                        };
+                        order.commit(Key::unit(my), vec![chunk], End::Done);
+                    }
                     Ok(r) => {
                         let look = ctx.scanner.get_limits().max_bytes;
                         let mut pr = PieceReader::new(r, PIECE, look);

@@ -27,20 +27,36 @@ impl Read for ReadAt<'_> {
 /// How far before a nominal range boundary a line start is looked for.
 pub(super) const BOUNDARY_WINDOW: u64 = 4096;
 
+/// How far before a nominal range boundary a message start is looked for
+/// (MIME reading).
+pub(super) const MESSAGE_WINDOW: u64 = 64 << 10;
+
 /// Where range `r` of a file of `size` bytes split every `piece` bytes
 /// starts: just after the last line feed in the window before `r * piece`,
 /// so the ranges on both sides agree without talking to each other. `None`
 /// when the window holds no line feed: the range before runs on (a very
 /// long line is not cut between threads, as its column and quoting depend
-/// on its start).
-pub(super) fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<u64>> {
+/// on its start). With `mime`, a range starts at a message: the last mbox
+/// `From ` line after an empty line in a wider window, so the MIME state
+/// there is known (a new message); `None` when there is none.
+pub(super) fn boundary(
+    file: &File,
+    r: u64,
+    size: u64,
+    piece: u64,
+    mime: bool,
+) -> io::Result<Option<u64>> {
     let at = r * piece;
     if r == 0 || at >= size {
         return Ok(Some(at.min(size)));
     }
-    let from = at - BOUNDARY_WINDOW.min(piece / 2);
-    let mut win = [0u8; BOUNDARY_WINDOW as usize];
-    let win = &mut win[..(at - from) as usize];
+    let window = if mime {
+        MESSAGE_WINDOW
+    } else {
+        BOUNDARY_WINDOW
+    };
+    let from = at - window.min(piece / 2);
+    let mut win = vec![0u8; (at - from) as usize];
     let mut n = 0;
     let mut rd = ReadAt { file, pos: from };
     while n < win.len() {
@@ -51,7 +67,19 @@ pub(super) fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result
             Err(e) => return Err(e),
         }
     }
-    Ok(memchr::memrchr(b'\n', &win[..n]).map(|k| from + k as u64 + 1))
+    let win = &win[..n];
+    if !mime {
+        return Ok(memchr::memrchr(b'\n', win).map(|k| from + k as u64 + 1));
+    }
+    let mut end = win.len();
+    while let Some(k) = memchr::memmem::rfind(&win[..end], b"\nFrom ") {
+        let before = &win[..k];
+        if before.ends_with(b"\n") || before.ends_with(b"\n\r") {
+            return Ok(Some(from + k as u64 + 1));
+        }
+        end = k;
+    }
+    Ok(None)
 }
 
 /// The bytes `[start, end)` that range `r` of a split file covers (see
@@ -61,12 +89,13 @@ pub(super) fn range_bounds(
     r: u64,
     size: u64,
     piece: u64,
+    mime: bool,
 ) -> io::Result<Option<(u64, u64)>> {
-    let Some(start) = boundary(file, r, size, piece)? else {
+    let Some(start) = boundary(file, r, size, piece, mime)? else {
         return Ok(None);
     };
     for k in r + 1..size.div_ceil(piece) {
-        if let Some(end) = boundary(file, k, size, piece)? {
+        if let Some(end) = boundary(file, k, size, piece, mime)? {
             return Ok(Some((start, end)));
         }
     }
@@ -83,7 +112,9 @@ pub(super) fn search_range(
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
-    let Some((start, end)) = range_bounds(file, r, size, PIECE as u64).map_err(Fail::Read)? else {
+    let Some((start, end)) =
+        range_bounds(file, r, size, PIECE as u64, ctx.scanner.get_mime()).map_err(Fail::Read)?
+    else {
         return Ok(());
     };
     let look = ctx.scanner.get_limits().max_bytes;

@@ -104,7 +104,7 @@ fn pieces_cover_input_at_line_starts() {
     assert_eq!(pos, text.len() as u64);
     assert!(n > 10);
     // Piecewise scanning equals one pass.
-    let s = Scanner::new();
+    let s = Scanner::new().mime(false);
     let whole = s.extract(&text);
     let mut pr = PieceReader::new(&text[..], 4096, s.get_limits().max_bytes);
     let mut got = Vec::new();
@@ -143,7 +143,7 @@ fn lines_longer_than_a_piece_are_cut_inside_with_their_context() {
     // A quoted line far longer than a piece, holding URLs (one broken
     // onto the next line, whose quote prefix must go) and an
     // ISO-2022-JP run with a '<' inside it.
-    let s = Scanner::new().limits(urlsift::Limits {
+    let s = Scanner::new().mime(false).limits(urlsift::Limits {
         max_bytes: 256,
         max_lines: 4,
     });
@@ -186,7 +186,7 @@ fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
     std::fs::write(&path, &text).unwrap();
     let file = File::open(&path).unwrap();
     let size = text.len() as u64;
-    let s = Scanner::new();
+    let s = Scanner::new().mime(false);
     let whole = s.extract(&text);
     assert!(whole.len() > 6900);
     assert!(whole
@@ -198,7 +198,8 @@ fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
         let mut pos = 0;
         let mut lines = 0;
         for r in 0..size.div_ceil(piece) {
-            let Some((start, end)) = range_bounds(&file, r, size, piece).unwrap() else {
+            let Some((start, end)) = range_bounds(&file, r, size, piece, s.get_mime()).unwrap()
+            else {
                 skipped += 1;
                 continue;
             };

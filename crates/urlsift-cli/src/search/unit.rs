@@ -2,10 +2,12 @@
 
 use crate::input::archive::Opened;
 use crate::mail::{MessageMap, MessageTracker};
+use crate::printer::context::{own_lines, ContextLines};
 use crate::printer::{InputName, Recs};
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use urlsift::{Match, PushScanner};
 
 use super::*;
 
@@ -86,19 +88,71 @@ pub(super) fn search_pieces<R: Read>(
 ) -> Result<(), Fail> {
     let mut tracker = ctx.msgs.then(MessageTracker::new);
     let mut lines = 0u64;
+    // -A/-B/-C: what one piece leaves to the next.
+    let mut context = ctx.printer.context_lines();
+    let json_lines = ctx.printer.json_lines();
+    // -m: the records this reader may still need (without -u, where later
+    // records may replace dropped ones; with context, the lines after the
+    // last URL may be in the next piece); a range needs no more than its
+    // whole input.
+    let mut room = (!ctx.printer.unique() && context.is_none())
+        .then(|| ctx.printer.max_count())
+        .flatten()
+        .unwrap_or(u64::MAX);
     let mut next = first.or_else(|| pr.next_piece());
+    // MIME reading: one push scanner carries the state from piece to piece
+    // (matches come with offsets from the first piece's start and lines
+    // counted from it). It reads all it is given before `feed_each`
+    // returns, so each match lands in the piece where it is decided, at
+    // most one candidate late. Context output (-A/-B/-C) still reads the
+    // raw text.
+    let mut mime = (ctx.scanner.get_mime() && context.is_none() && !json_lines).then(|| {
+        (
+            PushScanner::new(ctx.scanner),
+            next.as_ref().map_or(0, |p| p.offset),
+        )
+    });
+    let mut last_map = None;
     while let Some(p) = next.take() {
-        if ctx.stop.load(Ordering::Relaxed) {
+        if ctx.stop.load(Ordering::Relaxed) || room == 0 {
             return Ok(());
         }
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-        let (recs, lf) = search_piece(&p, lines, relative, map.as_ref(), ctx, name);
+        let (recs, lf) = match (context.as_mut(), &mut mime) {
+            (_, Some((push, start))) => {
+                search_piece_mime(push, *start, &p, relative, map.as_ref(), ctx, name)
+            }
+            (Some(cl), None) => search_piece_context(&p, lines, cl, ctx, name),
+            // (Context is read in order, from the input's start.)
+            (None, None) if json_lines => {
+                search_piece_json_lines(&p, lines, map.as_ref(), ctx, name)
+            }
+            (None, None) => search_piece(&p, lines, relative, map.as_ref(), ctx, name),
+        };
         lines += lf;
+        room = room.saturating_sub(recs.count);
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.into_buffer());
+        last_map = map;
         next = pr.next_piece();
+    }
+    if let Some((push, start)) = mime {
+        let mut recs = Recs {
+            body: take_body(),
+            relative,
+            ..Recs::default()
+        };
+        push.finish_each(&mut |m| {
+            m.rebase(start, 0);
+            let m: &Match = m;
+            let id = m
+                .forwarded_message_id()
+                .or_else(|| last_map.as_ref().and_then(|mm| mm.lookup(m.offset())));
+            ctx.printer.push_match(&mut recs, name, m, id);
+        });
+        emit(recs, 0, 0).map_err(Fail::Write)?;
     }
     match pr.take_error() {
         Some(e) => Err(Fail::Read(e)),
@@ -140,6 +194,101 @@ pub(super) fn search_piece(
             ctx.printer.push_match(&mut recs, name, m, id);
         },
     );
+    (recs, lf)
+}
+
+/// [`search_piece`] for the MIME reading: the piece proper goes to the
+/// stream's push scanner (no lookahead needed: the scanner keeps what an
+/// open candidate needs); returns the output and the piece's line feeds
+/// (counted only for a range, whose successor numbers its lines from them).
+pub(super) fn search_piece_mime(
+    push: &mut PushScanner,
+    start: u64,
+    p: &Piece,
+    relative: bool,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        relative,
+        ..Recs::default()
+    };
+    let bytes = &p.bytes()[..p.limit];
+    push.feed_each(bytes, &mut |m| {
+        m.rebase(start, 0);
+        let m: &Match = m;
+        // In a forwarded message: its own Message-ID.
+        let id = m
+            .forwarded_message_id()
+            .or_else(|| map.and_then(|mm| mm.lookup(m.offset())));
+        ctx.printer.push_match(&mut recs, name, m, id);
+    });
+    let lf = if ctx.printer.wants_lines() && relative {
+        bytecount::count(bytes, b'\n') as u64
+    } else {
+        0
+    };
+    (recs, lf)
+}
+
+/// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
+/// text of its URL's own lines (apart, so the common path stays as lean).
+pub(super) fn search_piece_json_lines(
+    p: &Piece,
+    lines: u64,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            let id = map.and_then(|mm| mm.lookup(m.offset()));
+            let own = own_lines(p.bytes(), p.offset, m.offset(), m.end());
+            ctx.printer
+                .push_match_with(&mut recs, name, m, id, Some(own));
+        },
+    );
+    (recs, lf)
+}
+
+/// Searches one piece of an input read in order for `-A/-B/-C`: its lines
+/// and their context through `cl`, which carries what the next piece needs.
+pub(super) fn search_piece_context(
+    p: &Piece,
+    lines: u64,
+    cl: &mut ContextLines,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let mut marks = Vec::new();
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            marks.extend(ctx.printer.mark(m));
+        },
+    );
+    cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
     (recs, lf)
 }
 

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# mime.sh - the cost of reading mail as it arrives (contract rules 10-13).
+#
+#   benches/mime.sh [--size 256M] [--runs 5] [--dir DIR]
+#
+# On the default generated corpus (no MIME): urlsift (MIME reading, the
+# default) against urlsift --raw, one thread (issue 14's target: <= 1.10).
+# On a `gen-corpus --mime 0.4` corpus: urlsift -j1 against
+# `rg -j1 -n -o BARE` on the same files (target: no slower, ratio <= 1.00),
+# and peak RSS of urlsift -j1 (target: <= 16 MiB). Corpora are kept in DIR
+# (default /tmp/urlsift-bench) and reused. Each pair runs RUNS times,
+# alternating; medians of wall and CPU (user + system) time and the
+# medians of the paired ratios are printed, with their spread.
+# Installs ripgrep and GNU time when they are missing.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+shared="$root/../shared"
+size=256M runs=5 dir=/tmp/urlsift-bench
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --size) size="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
+        --dir) dir="$2"; shift 2 ;;
+        *) echo "usage: $0 [--size 256M] [--runs 5] [--dir DIR]" >&2; exit 2 ;;
+    esac
+done
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need rg; then
+    (apt-get update -qq && apt-get install -y -qq ripgrep) >/dev/null 2>&1 || cargo install -q ripgrep
+fi
+if [ ! -x /usr/bin/time ]; then
+    (apt-get update -qq && apt-get install -y -qq time) >/dev/null 2>&1
+fi
+(cd "$root" && cargo build --release -q)
+bin="$root/target/release/urlsift"
+
+corpus() { # corpus NAME FLAGS... -> directory
+    local d="$dir/$1"
+    shift
+    if [ ! -f "$d/expected.tsv" ]; then
+        rm -rf "$d"; mkdir -p "$d"
+        "$shared/bench/gen-corpus" --size "$size" --seed 1 "$@" --out "$d" >/dev/null
+    fi
+    echo "$d"
+}
+
+BARE='<[a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*>'
+plain=$(corpus "$size")
+mime=$(corpus "$size-mime0.4" --mime 0.4)
+
+python3 - "$bin" "$plain" "$mime" "$runs" "$size" "$BARE" <<'PY'
+import os, statistics, subprocess, sys, time
+bin, plain, mime, runs, size, bare = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
+DEVNULL = os.open(os.devnull, os.O_WRONLY)
+
+def warm(root):
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            with open(os.path.join(dirpath, f), "rb") as fh:
+                while fh.read(1 << 20):
+                    pass
+
+def run(cmd, cwd):
+    """(wall, CPU) time of one run (posix_spawn: no fork of this process;
+    CPU is user + system from wait4, the steadier figure on a shared
+    machine, where the wall time also holds the waits for a core)."""
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        path = cmd[0] if "/" in cmd[0] else next(
+            os.path.join(d, cmd[0]) for d in os.environ["PATH"].split(":")
+            if os.access(os.path.join(d, cmd[0]), os.X_OK))
+        acts = [(os.POSIX_SPAWN_DUP2, DEVNULL, 1), (os.POSIX_SPAWN_DUP2, DEVNULL, 2)]
+        t0 = time.perf_counter()
+        pid = os.posix_spawn(path, cmd, os.environ, file_actions=acts)
+        _, _, ru = os.wait4(pid, 0)
+        return time.perf_counter() - t0, ru.ru_utime + ru.ru_stime
+    finally:
+        os.chdir(here)
+
+def peak(cmd, cwd):
+    out = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], cwd=cwd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True).stderr.strip().splitlines()[-1]
+    return int(out) / 1024
+
+def pair(a, b, cwd):
+    ta, tb = [], []
+    for _ in range(runs):
+        ta.append(run(a, cwd))
+        tb.append(run(b, cwd))
+    return ta, tb, peak(a, cwd), peak(b, cwd)
+
+def row(label, res, target):
+    a, b, ra, rb = res
+    out = []
+    for k in (0, 1):
+        ratios = [x[k] / y[k] for x, y in zip(a, b)]
+        out.append((statistics.median(x[k] for x in a), statistics.median(y[k] for y in b),
+                    statistics.median(ratios), max(ratios) - min(ratios)))
+    (wa, wb, wr, ws), (ca, cb, cr, cs) = out
+    print(f"| {label} | {wa:.3f} / {ca:.3f} s | {wb:.3f} / {cb:.3f} s | "
+          f"{wr:.2f} (spread {ws:.2f}) / {cr:.2f} (spread {cs:.2f}) | {target} | {ra:.1f} / {rb:.1f} MiB |")
+
+warm(plain)
+warm(mime)
+us = lambda *f: [bin, "-j1", "-H", "-n", *f, "mail.mbox", "news"]
+rg = ["rg", "-j1", "-n", "-o", bare, "mail.mbox", "news"]
+print(f"gen-corpus --size {size} --seed 1, and the same with --mime 0.4; {runs} runs of each, alternating; medians")
+print("| what | urlsift wall / CPU | other wall / CPU | ratio wall / CPU | target | peak RSS urlsift / other |")
+print("| --- | --- | --- | --- | --- | --- |")
+row("no MIME: urlsift -j1 -H -n vs urlsift -j1 -H -n --raw", pair(us(), us("--raw"), plain), "<= 1.10")
+row("--mime 0.4: urlsift -j1 -H -n vs rg -j1 -n -o BARE", pair(us(), rg, mime), "<= 1.00")
+row("--mime 0.4: urlsift -j1 -H -n vs urlsift -j1 -H -n --raw", pair(us(), us("--raw"), mime), "-")
+PY

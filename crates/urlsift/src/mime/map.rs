@@ -1,0 +1,258 @@
+//! From decoded offsets back to the raw input (contract rule 13).
+//!
+//! The MIME reader hands the engine decoded text; every byte of it comes
+//! from a *run* of raw bytes that encodes it in one regular way. A run is
+//! stored once, by where it starts, so the map costs a few entries per
+//! line of encoded text and one per message of plain text:
+//!
+//! - identity: decoded byte `i` of the run is raw byte `i`;
+//! - escape: quoted-printable `=XX` escapes in a row, three raw bytes each;
+//! - base64: groups of four alphabet characters in a row on one line, each
+//!   three decoded bytes (a group is placed at its first character);
+//! - separator: bytes the reader inserts (a blank line where a part, a
+//!   header block or a message ends), placed at the raw byte after the end.
+//!
+//! Lines: every run also holds `delta`, raw line minus decoded line, which
+//! stays the same across the run (a run ends where an encoded stretch has a
+//! line break in the raw bytes or in the decoded ones), so the raw line of
+//! a match is the engine's decoded line plus `delta`, and nothing counts
+//! the line feeds of plain text twice.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::scan::{Match, Span};
+
+/// How a stretch of decoded text was encoded, as [`Match::encoding`]
+/// reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Encoding {
+    /// `Content-Transfer-Encoding: quoted-printable`.
+    QuotedPrintable,
+    /// `Content-Transfer-Encoding: base64`.
+    Base64,
+}
+
+impl Encoding {
+    /// `"qp"` or `"base64"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::QuotedPrintable => "qp",
+            Encoding::Base64 => "base64",
+        }
+    }
+}
+
+/// Where a text was found: its encoding and the content type of its part
+/// (both `None` for headers and plain top-level text).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Place {
+    pub encoding: Option<Encoding>,
+    pub content_type: Option<Arc<str>>,
+    /// The Message-ID of the forwarded message it stands in.
+    pub message_id: Option<Arc<str>>,
+}
+
+impl Place {
+    /// The same place (one part's: its content type is one allocation).
+    pub fn same(&self, other: &Place) -> bool {
+        fn same(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
+            match (a, b) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+        }
+        self.encoding == other.encoding
+            && same(&self.content_type, &other.content_type)
+            && same(&self.message_id, &other.message_id)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Identity,
+    Escape,
+    /// `g0`: the decoded offset where the run's first group starts (at or
+    /// before the run's start, when the run starts inside a group).
+    Base64 {
+        g0: u64,
+    },
+    Separator,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Run {
+    /// Decoded offset of the run's first byte.
+    pub d: u64,
+    /// Raw offset of the encoding of that byte.
+    pub r: u64,
+    /// 0-based raw column of `r`.
+    pub col: u64,
+    /// Raw line minus decoded line, across the run.
+    pub delta: i64,
+    pub kind: Kind,
+    pub place: Place,
+    /// Raw offset past the run's last encoding byte, for a base64 run
+    /// (its last group may be partial); `u64::MAX` otherwise.
+    pub cap: u64,
+}
+
+impl Run {
+    /// Raw offset of the encoding of decoded byte `d` (in this run).
+    fn raw(&self, d: u64) -> u64 {
+        let k = d - self.d;
+        match self.kind {
+            Kind::Identity => self.r + k,
+            Kind::Escape => self.r + 3 * k,
+            Kind::Base64 { g0 } => self.r + 4 * ((d - g0) / 3 - (self.d - g0) / 3),
+            Kind::Separator => self.r,
+        }
+    }
+
+    /// Raw offset just past the encoding of decoded byte `d`.
+    fn raw_end(&self, d: u64) -> u64 {
+        let r = self.raw(d);
+        match self.kind {
+            Kind::Identity => r + 1,
+            Kind::Escape => r + 3,
+            Kind::Base64 { .. } => (r + 4).min(self.cap),
+            Kind::Separator => r,
+        }
+    }
+
+    /// 0-based raw column of decoded byte `d`, given its decoded column
+    /// (0-based, from the engine).
+    fn column(&self, d: u64, dcol: u64) -> u64 {
+        let k = d - self.d;
+        match self.kind {
+            // The decoded line began inside the run: raw and decoded line
+            // starts are the same byte.
+            Kind::Identity if dcol < k => dcol,
+            Kind::Identity => self.col + k,
+            Kind::Escape => self.col + 3 * k,
+            Kind::Base64 { .. } => self.col + (self.raw(d) - self.r),
+            Kind::Separator => self.col,
+        }
+    }
+}
+
+/// The runs of the decoded text still held, in order.
+#[derive(Debug, Default)]
+pub(crate) struct Map {
+    runs: VecDeque<Run>,
+    /// Decoded and raw ends of the last run, when it is an identity run
+    /// (so that the next identity bytes extend it).
+    open: Option<(u64, u64)>,
+    spans: Vec<Span>,
+}
+
+impl Map {
+    /// Appends a run starting at decoded offset `run.d`.
+    pub fn push(&mut self, run: Run) {
+        self.open = None;
+        if let Some(last) = self.runs.back_mut() {
+            if last.d == run.d {
+                *last = run;
+                return;
+            }
+        }
+        self.runs.push_back(run);
+    }
+
+    /// Appends `len` identity bytes at decoded `d`, raw `r`, extending the
+    /// last run when it is the identity run that ends there.
+    pub fn identity(&mut self, d: u64, r: u64, col: u64, delta: i64, len: u64, place: &Place) {
+        if len == 0 {
+            return;
+        }
+        if self.open == Some((d, r)) {
+            let last = self.runs.back().expect("an open run");
+            if last.delta == delta && last.place.same(place) {
+                self.open = Some((d + len, r + len));
+                return;
+            }
+        }
+        self.push(Run {
+            d,
+            r,
+            col,
+            delta,
+            kind: Kind::Identity,
+            place: place.clone(),
+            cap: u64::MAX,
+        });
+        self.open = Some((d + len, r + len));
+    }
+
+    /// Drops the runs wholly before decoded offset `d`.
+    pub fn forget(&mut self, d: u64) {
+        while self.runs.len() > 1 && self.runs[1].d <= d {
+            self.runs.pop_front();
+        }
+    }
+
+    /// The last run (for the reader that extends base64 and escape runs).
+    pub fn last(&self) -> Option<&Run> {
+        self.runs.back()
+    }
+
+    /// The last run, to move its end.
+    pub fn last_mut(&mut self) -> Option<&mut Run> {
+        self.runs.back_mut()
+    }
+
+    fn find(&self, d: u64) -> &Run {
+        let i = self.runs.partition_point(|r| r.d <= d);
+        &self.runs[i.saturating_sub(1)]
+    }
+
+    /// Moves a match found in decoded text to the raw input: offset, end,
+    /// line, column and spans (rule 13), and says where it was found.
+    pub fn translate(&mut self, m: &mut Match) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let p = m.offset;
+        let run = self.find(p);
+        let offset = run.raw(p);
+        let line = (m.line as i64 + run.delta).max(1) as u64;
+        let column = run.column(p, m.column - 1) + 1;
+        let place = run.place.clone();
+        let end = if m.end > p {
+            self.find(m.end - 1).raw_end(m.end - 1)
+        } else {
+            offset
+        };
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        for s in &m.spans {
+            let mut a = s.start;
+            while a < s.end {
+                let i = self.runs.partition_point(|r| r.d <= a).saturating_sub(1);
+                let run = &self.runs[i];
+                let b = match self.runs.get(i + 1) {
+                    Some(next) => next.d.min(s.end),
+                    None => s.end,
+                };
+                let (ra, rb) = (run.raw(a), run.raw_end(b - 1));
+                match spans.last_mut() {
+                    Some(last) if last.end == ra => last.end = rb,
+                    _ if rb > ra => spans.push(Span { start: ra, end: rb }),
+                    _ => {}
+                }
+                a = b;
+            }
+        }
+        std::mem::swap(&mut m.spans, &mut spans);
+        self.spans = spans;
+        m.offset = offset;
+        m.end = end.max(offset);
+        m.line = line;
+        m.column = column;
+        m.encoding = place.encoding;
+        m.content_type = place.content_type;
+        m.forwarded_id = place.message_id;
+    }
+}

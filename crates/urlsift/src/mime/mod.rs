@@ -1,0 +1,1011 @@
+//! Mail as it arrives: MIME (contract rules 10 to 13).
+//!
+//! [`Reader`] is the framing state machine. It takes the raw input in
+//! chunks and writes the text that rules 1 to 9 read, decoded, with a
+//! [`Map`] of how each decoded byte was encoded: messages (an input whose
+//! first line is a header field or an mbox `From ` line, and every `From `
+//! line after an empty line), header blocks (read as text), their
+//! `Content-Type` and `Content-Transfer-Encoding`, multipart boundaries
+//! nested to [`MAX_DEPTH`], `message/rfc822` and `message/news` parts, and
+//! the bodies: plain text copied, quoted-printable and base64 decoded
+//! ([`qp`], [`base64`]), markup and non-text parts left out. Where one text
+//! ends and another begins (a boundary line, a `From ` line) it writes a
+//! blank line unless the text already ends in one, so no candidate crosses
+//! (rule 10).
+//!
+//! Structure is found in the raw bytes only, at line starts, and never
+//! needs more than [`HOLD`] bytes past a line start, so memory is bounded
+//! whatever the input: a long line is taken in pieces. A message without
+//! MIME encoding costs a search for the next `From ` line (and `--` inside
+//! a multipart) and a copy.
+//!
+//! [`MimeScan`] joins the reader to the scanning engine and moves each
+//! match back to the raw input ([`Map::translate`]).
+//!
+//! Readings where the contract leaves room are those of the reference
+//! extractor (`ref-extract --mime`); two bounds are added: a boundary line
+//! or a first line (deciding whether the input is a message) longer than
+//! [`HOLD`] bytes is taken for text, and so is a quoted-printable `=`
+//! followed by more than [`HOLD`] blanks.
+
+mod base64;
+mod map;
+mod qp;
+
+use std::sync::Arc;
+
+use memchr::{memchr, memmem, memrchr};
+
+pub use map::Encoding;
+pub(crate) use map::{Kind, Map, Place, Run};
+
+use crate::scan::{Engine, Match, Scanner};
+
+/// Most bytes the reader looks at past a line start to decide what the
+/// line is (a boundary line, a `From ` line, the first line of a message).
+pub(crate) const HOLD: usize = 1024;
+
+/// The deepest entity that is taken apart; deeper ones are read as they
+/// are (the top-level message is depth 0).
+const MAX_DEPTH: usize = 10;
+
+/// Most bytes kept of a `Content-Type` or `Content-Transfer-Encoding`
+/// value.
+const VALUE_CAP: usize = 4096;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Nothing read yet: is the input a message?
+    Start,
+    /// Plain text before the first `From ` line of an input that is no
+    /// message.
+    Lead,
+    /// A header block.
+    Header,
+    /// Text read as it is (a plain body, a preamble or epilogue, an entity
+    /// deeper than [`MAX_DEPTH`]).
+    Plain,
+    /// A quoted-printable text body.
+    Qp,
+    /// A base64 text body.
+    Base64,
+    /// A body that is not read.
+    Skip,
+}
+
+/// An open multipart.
+#[derive(Debug)]
+struct Frame {
+    boundary: Vec<u8>,
+    alternative: bool,
+    /// Depth of the multipart entity (its parts are one deeper).
+    depth: usize,
+    /// After its closing boundary: the rest is epilogue.
+    closed: bool,
+    /// The Message-ID of the forwarded message it stands in, if any.
+    forwarded: Option<Arc<str>>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Field {
+    #[default]
+    None,
+    ContentType,
+    Encoding,
+    Other,
+}
+
+/// The header block being read.
+#[derive(Debug, Default)]
+struct Header {
+    depth: usize,
+    alternative: bool,
+    content_type: Option<Vec<u8>>,
+    encoding: Option<Vec<u8>>,
+    /// The field the last field line started (continuations belong to it).
+    last: Field,
+    /// The line being read: `Some(continuation)` when its bytes are kept.
+    keep: Option<bool>,
+    line: Vec<u8>,
+    /// Length of the kept field line's name and colon.
+    name: usize,
+    /// The entity is a forwarded message (a `message/rfc822` or
+    /// `message/news` part): its first `Message-ID` is kept.
+    forwarded: bool,
+    message_id: Option<Arc<str>>,
+    /// A `Message-ID:` line with no value: the next continuation holds it.
+    id_folding: bool,
+}
+
+fn blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
+}
+
+fn all_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| blank(b))
+}
+
+/// Where the reader writes: the decoded text (from decoded offset `base`)
+/// and its map.
+pub(crate) struct Out<'a> {
+    pub dec: &'a mut Vec<u8>,
+    pub base: u64,
+    pub map: &'a mut Map,
+}
+
+impl Out<'_> {
+    fn d(&self) -> u64 {
+        self.base + self.dec.len() as u64
+    }
+}
+
+/// The framing state machine (see the module doc).
+#[derive(Debug)]
+pub(crate) struct Reader {
+    mode: Mode,
+    frames: Vec<Frame>,
+    header: Header,
+    /// The next raw byte starts a line.
+    at_line_start: bool,
+    /// The line before it was empty ("" or a lone CR); true at the start.
+    prev_empty: bool,
+    /// The structure of the line at the current line start was looked at.
+    checked: bool,
+    /// Raw offset where the current raw line starts.
+    line_start: u64,
+    /// Raw lines minus decoded lines so far.
+    delta: i64,
+    place: Place,
+    /// The Message-ID of the innermost forwarded message being read.
+    forwarded: Option<Arc<str>>,
+    b64: base64::State,
+    from: memmem::Finder<'static>,
+    dashes: memmem::Finder<'static>,
+}
+
+/// What a line start is.
+enum Event {
+    From,
+    Boundary { frame: usize, closing: bool },
+}
+
+impl Reader {
+    pub fn new() -> Reader {
+        Reader {
+            mode: Mode::Start,
+            frames: Vec::new(),
+            header: Header::default(),
+            at_line_start: true,
+            prev_empty: true,
+            checked: false,
+            line_start: 0,
+            delta: 0,
+            place: Place::default(),
+            forwarded: None,
+            b64: base64::State::default(),
+            from: memmem::Finder::new(b"\nFrom ").into_owned(),
+            dashes: memmem::Finder::new(b"\n--").into_owned(),
+        }
+    }
+
+    /// Reads `raw` (raw offset `base`) as far as it can decide, writing to
+    /// `out`; `eof` says nothing follows. Returns how many bytes it took:
+    /// the caller hands the rest again with more input (never more than
+    /// about [`HOLD`] bytes are left when more than that were given).
+    pub fn run(&mut self, raw: &[u8], base: u64, eof: bool, out: &mut Out<'_>) -> usize {
+        let mut run = Pass {
+            raw,
+            base,
+            eof,
+            lo: 0,
+            lo_line_start: self.at_line_start,
+            lo_prev_empty: self.prev_empty,
+            checked: (self.checked && self.at_line_start).then_some(0),
+            next_from: None,
+            next_dashes: None,
+        };
+        let mut pos = 0;
+        let stop = loop {
+            let step = match self.mode {
+                Mode::Start => self.start(&run, pos),
+                Mode::Lead | Mode::Plain | Mode::Skip => self.fast(&mut run, pos, out),
+                Mode::Header | Mode::Qp | Mode::Base64 => self.lines(&mut run, pos, out),
+            };
+            match step {
+                Ok(p) => pos = p,
+                Err(p) => break p,
+            }
+        };
+        self.settle(&run, stop);
+        stop
+    }
+
+    /// Ends the input: whatever a decoder holds is written.
+    pub fn finish(&mut self, out: &mut Out<'_>) {
+        self.end_text(out, None);
+    }
+}
+
+/// One call of [`Reader::run`]: the bytes and what is known of the line
+/// state at their start.
+struct Pass<'r> {
+    raw: &'r [u8],
+    base: u64,
+    eof: bool,
+    lo: usize,
+    lo_line_start: bool,
+    lo_prev_empty: bool,
+    /// The line start whose structure was looked at.
+    checked: Option<usize>,
+    /// Where the next `\nFrom ` and `\n--` are (cached searches).
+    next_from: Option<Option<usize>>,
+    next_dashes: Option<Option<usize>>,
+}
+
+impl<'r> Pass<'r> {
+    fn at_line_start(&self, pos: usize) -> bool {
+        if pos == self.lo {
+            self.lo_line_start
+        } else {
+            self.raw[pos - 1] == b'\n'
+        }
+    }
+
+    /// Whether the line before the line start `s` (`raw[s - 1]` is LF, or
+    /// `s` is `lo` at a line start) is empty.
+    fn prev_empty(&self, s: usize) -> bool {
+        if s == self.lo {
+            return self.lo_line_start && self.lo_prev_empty;
+        }
+        let j = s - 1;
+        let ls = match memrchr(b'\n', &self.raw[self.lo..j]) {
+            Some(k) => self.lo + k + 1,
+            None if self.lo_line_start => self.lo,
+            None => return false,
+        };
+        matches!(&self.raw[ls..j], b"" | b"\r")
+    }
+
+    /// The line at `s` (without its LF) and whether it is complete, or
+    /// `None` when more input is needed to know.
+    fn line(&self, s: usize) -> Option<(&'r [u8], bool)> {
+        let raw: &'r [u8] = self.raw;
+        let end = raw.len();
+        let stop = end.min(s + HOLD);
+        match memchr(b'\n', &raw[s..stop]) {
+            Some(k) => Some((&raw[s..s + k], true)),
+            None if self.eof && stop == end => Some((&raw[s..end], true)),
+            None if stop - s >= HOLD => Some((&raw[s..stop], false)),
+            None => None,
+        }
+    }
+}
+
+impl Reader {
+    /// Records the line state at `pos` (the reader stops there).
+    fn settle(&mut self, run: &Pass<'_>, pos: usize) {
+        self.checked = run.checked == Some(pos);
+        if pos == run.lo {
+            return;
+        }
+        self.at_line_start = run.raw[pos - 1] == b'\n';
+        self.prev_empty = self.at_line_start && run.prev_empty(pos);
+        if let Some(k) = memrchr(b'\n', &run.raw[run.lo..pos]) {
+            self.line_start = run.base + (run.lo + k + 1) as u64;
+        }
+    }
+
+    /// Decides whether the input is a message (rule 10).
+    fn start(&mut self, run: &Pass<'_>, pos: usize) -> Result<usize, usize> {
+        let Some((line, _)) = run.line(pos) else {
+            return Err(pos);
+        };
+        if line.is_empty() && run.raw.len() == pos {
+            return Err(pos);
+        }
+        let name = line
+            .iter()
+            .take_while(|&&b| (0x21..=0x7e).contains(&b) && b != b':')
+            .count();
+        let message = line.starts_with(b"From ") || (name > 0 && line.get(name) == Some(&b':'));
+        if message {
+            self.begin_entity(0, false, false);
+        } else {
+            self.mode = Mode::Lead;
+        }
+        Ok(pos)
+    }
+
+    /// What the line at `s` is, structurally (rule 10 and 12).
+    fn event(&self, run: &Pass<'_>, s: usize, line: &[u8], complete: bool) -> Option<Event> {
+        if line.starts_with(b"From ") && run.prev_empty(s) {
+            return Some(Event::From);
+        }
+        if complete && line.starts_with(b"--") && self.mode != Mode::Lead {
+            for (i, f) in self.frames.iter().enumerate() {
+                if f.closed || !line[2..].starts_with(&f.boundary) {
+                    continue;
+                }
+                let mut rest = &line[2 + f.boundary.len()..];
+                let closing = rest.starts_with(b"--");
+                if closing {
+                    rest = &rest[2..];
+                }
+                if all_blank_line(rest) {
+                    return Some(Event::Boundary { frame: i, closing });
+                }
+            }
+        }
+        None
+    }
+
+    /// Handles the structure of the line starting at `s`: `Some(next)`
+    /// where reading goes on (the line itself or the one after it), `None`
+    /// when more input is needed.
+    fn check(&mut self, run: &mut Pass<'_>, s: usize, out: &mut Out<'_>) -> Option<usize> {
+        let (line, complete) = run.line(s)?;
+        let at = run.base + s as u64;
+        run.checked = Some(s);
+        match self.event(run, s, line, complete) {
+            None => Some(s),
+            Some(Event::From) => {
+                self.end_text(out, Some(at));
+                self.frames.clear();
+                self.forwarded = None;
+                self.begin_entity(0, false, false);
+                Some(s)
+            }
+            Some(Event::Boundary { frame, closing }) => {
+                run.checked = None;
+                self.end_text(out, Some(at));
+                self.frames.truncate(frame + 1);
+                let f = &mut self.frames[frame];
+                let (depth, alternative) = (f.depth + 1, f.alternative);
+                self.forwarded = f.forwarded.clone();
+                if closing {
+                    f.closed = true;
+                    self.mode = Mode::Plain;
+                    self.place = self.plain_place();
+                } else {
+                    self.begin_entity(depth, alternative, false);
+                }
+                // The boundary line is not text.
+                let next = (s + line.len() + 1).min(run.raw.len());
+                let nl = (next > s + line.len()) as i64;
+                self.delta += nl;
+                run.lo_line_start = nl == 1;
+                run.lo_prev_empty = false;
+                run.lo = next;
+                if nl == 1 {
+                    self.line_start = run.base + next as u64;
+                }
+                self.at_line_start = nl == 1;
+                self.prev_empty = false;
+                Some(next)
+            }
+        }
+    }
+
+    /// A message or part at `depth` starts: its header block comes next
+    /// (an entity deeper than [`MAX_DEPTH`] is read as it is).
+    fn begin_entity(&mut self, depth: usize, alternative: bool, forwarded: bool) {
+        self.place = self.plain_place();
+        if depth > MAX_DEPTH {
+            self.mode = Mode::Plain;
+            return;
+        }
+        self.header = Header {
+            depth,
+            alternative,
+            forwarded,
+            ..Header::default()
+        };
+        self.mode = Mode::Header;
+    }
+
+    /// The place of headers and plain text: only the forwarded message's
+    /// Message-ID, if any.
+    fn plain_place(&self) -> Place {
+        Place {
+            message_id: self.forwarded.clone(),
+            ..Place::default()
+        }
+    }
+
+    /// The place of the header block being read (a forwarded message's own
+    /// Message-ID once its line was read).
+    fn header_place(&mut self) {
+        if self.header.forwarded {
+            self.place.message_id = self.header.message_id.clone();
+        }
+    }
+
+    /// The header block ended: what is the body (rules 10 and 12)?
+    fn begin_body(&mut self) {
+        let h = std::mem::take(&mut self.header);
+        if h.forwarded {
+            self.forwarded = h.message_id.clone();
+        }
+        let (mut ctype, params) = match &h.content_type {
+            Some(v) => content_type(v),
+            None => ("text/plain".to_string(), Vec::new()),
+        };
+        let boundary = params
+            .iter()
+            .find(|(k, _)| k == "boundary")
+            .map(|(_, v)| v.clone());
+        let major_multipart = ctype.starts_with("multipart/");
+        if major_multipart && boundary.is_none() {
+            ctype = "text/plain".to_string();
+        }
+        self.place = self.plain_place();
+        if ctype.starts_with("multipart/") {
+            if h.alternative {
+                self.mode = Mode::Skip;
+            } else {
+                self.frames.push(Frame {
+                    boundary: boundary.unwrap_or_default(),
+                    alternative: ctype == "multipart/alternative",
+                    depth: h.depth,
+                    closed: false,
+                    forwarded: self.forwarded.clone(),
+                });
+                self.mode = Mode::Plain;
+            }
+            return;
+        }
+        if ctype == "message/rfc822" || ctype == "message/news" {
+            if h.alternative {
+                self.mode = Mode::Skip;
+            } else {
+                self.begin_entity(h.depth + 1, false, true);
+            }
+            return;
+        }
+        let markup = matches!(
+            ctype.as_str(),
+            "text/html" | "text/enriched" | "text/richtext" | "text/xml"
+        );
+        if !ctype.starts_with("text/") || markup {
+            self.mode = Mode::Skip;
+            return;
+        }
+        let cte = h
+            .encoding
+            .as_deref()
+            .map(|v| py_strip(v).to_ascii_lowercase())
+            .unwrap_or_default();
+        let (mode, encoding) = match &cte[..] {
+            b"quoted-printable" => (Mode::Qp, Some(Encoding::QuotedPrintable)),
+            b"base64" => (Mode::Base64, Some(Encoding::Base64)),
+            _ => (Mode::Plain, None),
+        };
+        self.mode = mode;
+        self.b64 = base64::State::default();
+        self.place = Place {
+            encoding,
+            content_type: (h.depth > 0 || encoding.is_some()).then(|| Arc::from(&ctype[..])),
+            message_id: self.forwarded.clone(),
+        };
+    }
+
+    /// A text ends: flush the decoder, and with the raw offset `at` of
+    /// what ends it write a blank line unless the text ends in one, so no
+    /// candidate runs on.
+    fn end_text(&mut self, out: &mut Out<'_>, at: Option<u64>) {
+        if self.mode == Mode::Base64 {
+            self.b64_flush(out);
+        }
+        let Some(at) = at else { return };
+        // What the decoded text still held ends with; a text that ended
+        // before it was dropped gets a full blank line (one too many is
+        // harmless: a candidate ends there anyway).
+        let dec = &out.dec[..];
+        let sep: &[u8] = match dec.last() {
+            None if out.base == 0 => b"",
+            Some(b'\n') => {
+                let k = dec.len() - 1;
+                match memrchr(b'\n', &dec[..k]) {
+                    Some(j) if all_blank(&dec[j + 1..k]) => b"",
+                    None if out.base == 0 && all_blank(&dec[..k]) => b"",
+                    _ => b"\n",
+                }
+            }
+            _ => b"\n\n",
+        };
+        if sep.is_empty() {
+            return;
+        }
+        out.map.push(Run {
+            d: out.d(),
+            r: at,
+            col: 0,
+            delta: self.delta,
+            kind: Kind::Separator,
+            place: Place::default(),
+            cap: u64::MAX,
+        });
+        out.dec.extend_from_slice(sep);
+        self.delta -= sep.len() as i64;
+    }
+}
+
+impl Reader {
+    /// Writes `raw[a..b]` as text read as it is (rule 10: headers, plain
+    /// bodies), or leaves it out in [`Mode::Skip`].
+    fn push_plain(&mut self, run: &Pass<'_>, a: usize, b: usize, out: &mut Out<'_>) {
+        if a >= b {
+            return;
+        }
+        let bytes = &run.raw[a..b];
+        let r = run.base + a as u64;
+        if self.mode == Mode::Skip {
+            self.delta += bytecount::count(bytes, b'\n') as i64;
+        } else {
+            let col = r.saturating_sub(self.line_start);
+            out.map
+                .identity(out.d(), r, col, self.delta, bytes.len() as u64, &self.place);
+            out.dec.extend_from_slice(bytes);
+        }
+        if self.mode != Mode::Qp {
+            if let Some(k) = memrchr(b'\n', bytes) {
+                self.line_start = r + k as u64 + 1;
+            }
+        }
+    }
+
+    /// Plain text, a skipped body or the lead: only line starts that may be
+    /// structure (`From ` after an empty line, `--` in a multipart) are
+    /// looked at, found by search.
+    fn fast(&mut self, run: &mut Pass<'_>, pos: usize, out: &mut Out<'_>) -> Result<usize, usize> {
+        let mode = self.mode;
+        if run.at_line_start(pos) && run.checked != Some(pos) {
+            match self.check(run, pos, out) {
+                None => return Err(pos),
+                Some(p) if p != pos || self.mode != mode => return Ok(p),
+                Some(_) => {}
+            }
+        }
+        let raw = run.raw;
+        let end = raw.len();
+        let dashes = mode != Mode::Lead && self.frames.iter().any(|f| !f.closed);
+        let stale = |c: Option<Option<usize>>| match c {
+            Some(Some(k)) => k <= pos,
+            Some(None) => false,
+            None => true,
+        };
+        if stale(run.next_from) {
+            run.next_from = Some(self.from.find(&raw[pos..]).map(|k| pos + k + 1));
+        }
+        let mut next = run.next_from.flatten();
+        if dashes {
+            if stale(run.next_dashes) {
+                run.next_dashes = Some(self.dashes.find(&raw[pos..]).map(|k| pos + k + 1));
+            }
+            next = match (next, run.next_dashes.flatten()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        if let Some(s) = next {
+            self.push_plain(run, pos, s, out);
+            return Ok(s);
+        }
+        // No structure in sight: take all the complete lines (a pattern may
+        // straddle the end), or all of a line longer than HOLD.
+        let stop = if run.eof {
+            end
+        } else {
+            match memrchr(b'\n', &raw[pos..]) {
+                Some(k) => pos + k + 1,
+                None if end - pos >= HOLD => end,
+                None => pos,
+            }
+        };
+        self.push_plain(run, pos, stop, out);
+        Err(stop)
+    }
+
+    /// Header blocks and encoded bodies: line by line.
+    fn lines(
+        &mut self,
+        run: &mut Pass<'_>,
+        mut pos: usize,
+        out: &mut Out<'_>,
+    ) -> Result<usize, usize> {
+        let mode = self.mode;
+        let raw = run.raw;
+        let end = raw.len();
+        // Header text is written in one piece per call: `pend` is where the
+        // text not yet written starts.
+        let mut pend = pos;
+        let mut pend_ls = self.line_start;
+        let stop = loop {
+            if pos == end {
+                break Err(pos);
+            }
+            let at_ls = run.at_line_start(pos);
+            if at_ls && run.checked != Some(pos) && self.may_be_event(run, pos) {
+                if mode == Mode::Header {
+                    self.line_start = pend_ls;
+                    self.header_place();
+                    self.push_plain(run, pend, pos, out);
+                    (pend, pend_ls) = (pos, self.line_start);
+                }
+                match self.check(run, pos, out) {
+                    None => return Err(pos),
+                    Some(p) if p != pos || self.mode != mode => return Ok(p),
+                    Some(_) => {}
+                }
+            }
+            let (e, complete) = match memchr(b'\n', &raw[pos..]) {
+                Some(k) => (pos + k + 1, true),
+                None if run.eof => (end, true),
+                None if end - pos >= HOLD || !at_ls => (end, false),
+                None => break Err(pos),
+            };
+            let next = match mode {
+                Mode::Header => {
+                    if at_ls && complete && matches!(&raw[pos..e], b"\n" | b"\r\n" | b"" | b"\r") {
+                        // The empty line ends the header block; it is text.
+                        self.line_start = pend_ls;
+                        self.header_place();
+                        self.push_plain(run, pend, e, out);
+                        self.begin_body();
+                        return Ok(e);
+                    }
+                    self.header_line(run, pos, e, at_ls);
+                    e
+                }
+                Mode::Qp => self.qp_line(run, pos, e, complete, out),
+                _ => self.b64_line(run, pos, e, out),
+            };
+            if next < e {
+                break Err(next);
+            }
+            if raw[e - 1] == b'\n' {
+                self.line_start = run.base + e as u64;
+            }
+            pos = e;
+        };
+        if mode == Mode::Header {
+            let at = match stop {
+                Ok(p) | Err(p) => p,
+            };
+            self.line_start = pend_ls;
+            self.header_place();
+            self.push_plain(run, pend, at, out);
+        }
+        stop
+    }
+
+    /// Whether the line at `s` may be structure (a `From ` line, a boundary
+    /// line): the cheap test before [`Reader::check`].
+    fn may_be_event(&self, run: &Pass<'_>, s: usize) -> bool {
+        let b = &run.raw[s..];
+        (b.len() < 5 && !run.eof)
+            || b.starts_with(b"From ")
+            || (b.starts_with(b"--") && !self.frames.is_empty())
+    }
+
+    /// A forwarded message's header line: its first `Message-ID` (on the
+    /// line, or on the continuation line after an empty one), read as the
+    /// command reads a message's.
+    fn message_id_line(&mut self, line: &[u8]) {
+        let h = &mut self.header;
+        let trim = |v: &[u8]| -> Option<Arc<str>> {
+            let s = v.iter().position(|b| !b.is_ascii_whitespace())?;
+            let e = v.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+            Some(Arc::from(String::from_utf8_lossy(&v[s..e])))
+        };
+        if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
+            if h.id_folding {
+                if let Some(v) = trim(line) {
+                    h.message_id = Some(v);
+                    h.id_folding = false;
+                }
+            }
+            return;
+        }
+        h.id_folding = false;
+        const NAME: &[u8] = b"message-id:";
+        if h.message_id.is_none()
+            && line.len() >= NAME.len()
+            && line[..NAME.len()].eq_ignore_ascii_case(NAME)
+        {
+            match trim(&line[NAME.len()..]) {
+                Some(v) => h.message_id = Some(v),
+                None => h.id_folding = true,
+            }
+        }
+    }
+
+    /// A header line (or the part of one in `raw[a..e]`): text, and the
+    /// value of the first `Content-Type` and `Content-Transfer-Encoding`.
+    fn header_line(&mut self, run: &Pass<'_>, a: usize, e: usize, at_ls: bool) {
+        let raw = run.raw;
+        if at_ls && self.header.forwarded {
+            let line = &raw[a..e];
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
+            self.message_id_line(line);
+        }
+        if at_ls {
+            let h = &mut self.header;
+            h.line.clear();
+            h.keep = None;
+            let first = raw[a];
+            if first == b' ' || first == b'\t' {
+                if matches!(h.last, Field::ContentType | Field::Encoding) {
+                    h.keep = Some(true);
+                }
+            } else {
+                let name = raw[a..e]
+                    .iter()
+                    .take_while(|&&b| (0x21..=0x7e).contains(&b) && b != b':')
+                    .count();
+                if name > 0 && raw.get(a + name) == Some(&b':') {
+                    let n = &raw[a..a + name];
+                    h.last = Field::Other;
+                    if n.eq_ignore_ascii_case(b"content-type") && h.content_type.is_none() {
+                        h.last = Field::ContentType;
+                    } else if n.eq_ignore_ascii_case(b"content-transfer-encoding")
+                        && h.encoding.is_none()
+                    {
+                        h.last = Field::Encoding;
+                    }
+                    if h.last != Field::Other {
+                        h.keep = Some(false);
+                        h.name = name + 1;
+                    }
+                }
+            }
+        }
+        let h = &mut self.header;
+        if h.keep.is_some() {
+            let room = VALUE_CAP.saturating_sub(h.line.len());
+            let bytes = &raw[a..e];
+            let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+            h.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            if raw[e - 1] == b'\n' || (run.eof && e == raw.len()) {
+                let line = std::mem::take(&mut h.line);
+                let value = match h.keep {
+                    Some(true) => {
+                        let mut v = b" ".to_vec();
+                        v.extend_from_slice(py_strip(&line));
+                        v
+                    }
+                    _ => line.get(h.name..).unwrap_or_default().to_vec(),
+                };
+                let slot = match h.last {
+                    Field::ContentType => &mut h.content_type,
+                    _ => &mut h.encoding,
+                };
+                match (h.keep, slot) {
+                    (Some(true), Some(old)) => {
+                        if old.len() < VALUE_CAP {
+                            old.extend_from_slice(&value);
+                        }
+                    }
+                    (_, slot) => *slot = Some(value),
+                }
+                h.keep = None;
+            }
+        }
+    }
+}
+
+/// `rest` holds only SP, HT and CR (the end of a boundary line).
+fn all_blank_line(rest: &[u8]) -> bool {
+    rest.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+/// Python's idea of whitespace over Latin-1 (the reference extractor
+/// parses header values as Latin-1 `str`).
+fn py_space(b: u8) -> bool {
+    matches!(b, 0x09..=0x0d | 0x1c..=0x20 | 0x85 | 0xa0)
+}
+
+fn py_strip(v: &[u8]) -> &[u8] {
+    let a = v.iter().position(|&b| !py_space(b)).unwrap_or(v.len());
+    let b = v.iter().rposition(|&b| !py_space(b)).map_or(a, |k| k + 1);
+    &v[a..b]
+}
+
+/// A `tspecials`-free token byte of a type or subtype (as the reference
+/// extractor reads them).
+fn type_byte(b: u8) -> bool {
+    !py_space(b) && !b"/;()<>@,:\"[]?=".contains(&b)
+}
+
+/// `type/subtype` in lower case and the parameters (names in lower case,
+/// first occurrence first) of a `Content-Type` value; one that is not
+/// `type/subtype` means `text/plain` (rule 10).
+fn content_type(v: &[u8]) -> (String, Vec<(String, Vec<u8>)>) {
+    let plain = || ("text/plain".to_string(), Vec::new());
+    let mut i = v.iter().take_while(|&&b| py_space(b)).count();
+    let t = v[i..].iter().take_while(|&&b| type_byte(b)).count();
+    if t == 0 || v.get(i + t) != Some(&b'/') {
+        return plain();
+    }
+    let s = v[i + t + 1..].iter().take_while(|&&b| type_byte(b)).count();
+    if s == 0 {
+        return plain();
+    }
+    let ctype = String::from_utf8_lossy(&v[i..i + t + 1 + s]).to_ascii_lowercase();
+    i += t + 1 + s;
+    let mut params: Vec<(String, Vec<u8>)> = Vec::new();
+    // Each `; name = value`, found by search as the reference does.
+    while let Some(k) = memchr(b';', &v[i..]) {
+        i += k;
+        match param(v, i) {
+            Some((name, value, end)) => {
+                if !params.iter().any(|(n, _)| *n == name) {
+                    params.push((name, value));
+                }
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    (ctype, params)
+}
+
+/// The parameter at `v[i] == b';'`: name, value and the end, or `None`.
+fn param(v: &[u8], i: usize) -> Option<(String, Vec<u8>, usize)> {
+    let mut j = i + 1;
+    j += v[j..].iter().take_while(|&&b| py_space(b)).count();
+    let n = v[j..]
+        .iter()
+        .take_while(|&&b| !py_space(b) && b != b'=' && b != b';')
+        .count();
+    if n == 0 {
+        return None;
+    }
+    let name = String::from_utf8_lossy(&v[j..j + n]).to_ascii_lowercase();
+    j += n;
+    j += v[j..].iter().take_while(|&&b| py_space(b)).count();
+    if v.get(j) != Some(&b'=') {
+        return None;
+    }
+    j += 1;
+    j += v[j..].iter().take_while(|&&b| py_space(b)).count();
+    if v.get(j) == Some(&b'"') {
+        // A quoted string with backslash escapes; unterminated: the
+        // unquoted reading of the same bytes.
+        let mut value = Vec::new();
+        let mut k = j + 1;
+        while k < v.len() {
+            match v[k] {
+                b'"' => return Some((name, value, k + 1)),
+                b'\\' if k + 1 < v.len() => {
+                    value.push(v[k + 1]);
+                    k += 2;
+                }
+                b'\\' => break,
+                b => {
+                    value.push(b);
+                    k += 1;
+                }
+            }
+        }
+    }
+    let m = v[j..]
+        .iter()
+        .take_while(|&&b| !py_space(b) && b != b';')
+        .count();
+    Some((name, v[j..j + m].to_vec(), j + m))
+}
+
+/// The scanning engine reading what a [`Reader`] writes, matches moved to
+/// raw positions: the MIME side of [`Scanner::extract`], the
+/// [`crate::Extractor`] and the [`crate::PushScanner`].
+#[derive(Debug)]
+pub(crate) struct MimeScan {
+    reader: Reader,
+    engine: Engine,
+    map: Map,
+    /// Raw bytes the reader has not taken yet, from raw offset `rbase`.
+    raw: Vec<u8>,
+    rbase: u64,
+    /// Decoded text from decoded offset `dbase`; `fresh` bytes of it are
+    /// not scanned yet.
+    dec: Vec<u8>,
+    dbase: u64,
+    fresh: usize,
+    min_read: usize,
+}
+
+/// Raw bytes handed to the reader at once.
+const STEP: usize = 64 * 1024;
+
+impl MimeScan {
+    pub fn new(scanner: Scanner, min_read: usize) -> MimeScan {
+        MimeScan {
+            reader: Reader::new(),
+            engine: Engine::new(scanner),
+            map: Map::default(),
+            raw: Vec::new(),
+            rbase: 0,
+            dec: Vec::new(),
+            dbase: 0,
+            fresh: 0,
+            min_read: min_read.max(1),
+        }
+    }
+
+    fn read(&mut self, bytes: &[u8], eof: bool) -> usize {
+        let before = self.dec.len();
+        let mut out = Out {
+            dec: &mut self.dec,
+            base: self.dbase,
+            map: &mut self.map,
+        };
+        let took = self.reader.run(bytes, self.rbase, eof, &mut out);
+        self.rbase += took as u64;
+        if eof {
+            self.reader.finish(&mut out);
+        }
+        self.fresh += self.dec.len() - before;
+        took
+    }
+
+    /// Takes the next raw bytes, handing decided matches to `each`.
+    pub fn feed(&mut self, mut data: &[u8], each: &mut dyn FnMut(&mut Match)) {
+        while !data.is_empty() {
+            if self.raw.is_empty() {
+                // Straight from the caller's bytes; only an undecided tail
+                // (at most about HOLD bytes) is copied.
+                let take = data.len().min(STEP);
+                let took = self.read(&data[..take], false);
+                if take == data.len() {
+                    self.raw.extend_from_slice(&data[took..]);
+                    data = &[];
+                } else {
+                    data = &data[took..];
+                }
+            } else {
+                // Only as much as completes the undecided tail: once the
+                // reader is past it, the rest comes from `data` directly.
+                let had = self.raw.len();
+                let take = data.len().min(4 * HOLD);
+                self.raw.extend_from_slice(&data[..take]);
+                let raw = std::mem::take(&mut self.raw);
+                let took = self.read(&raw, false);
+                self.raw = raw;
+                if took >= had && take < data.len() {
+                    self.raw.clear();
+                    data = &data[took - had..];
+                } else {
+                    self.raw.drain(..took);
+                    data = &data[take..];
+                }
+            }
+            if self.fresh >= self.min_read {
+                self.scan(false, each);
+            }
+        }
+    }
+
+    /// Ends the input, handing the remaining matches to `each`.
+    pub fn finish(&mut self, each: &mut dyn FnMut(&mut Match)) {
+        let raw = std::mem::take(&mut self.raw);
+        self.read(&raw, true);
+        self.scan(true, each);
+    }
+
+    fn scan(&mut self, eof: bool, each: &mut dyn FnMut(&mut Match)) {
+        let map = &mut self.map;
+        let stop = self
+            .engine
+            .scan(&self.dec, self.dbase, eof, self.dec.len(), &mut |m| {
+                map.translate(m);
+                each(m)
+            });
+        let keep = self.engine.settle(&self.dec, self.dbase, eof, stop);
+        let drop = (keep - self.dbase) as usize;
+        self.dec.drain(..drop);
+        self.dbase = keep;
+        self.map.forget(keep);
+        self.fresh = 0;
+    }
+}

@@ -1,0 +1,106 @@
+//! Quoted-printable, decoded as it streams (contract rule 11): `=` and two
+//! hex digits (either case) is that byte, `=` and blanks (SP, HT, CR) up to
+//! the line end is a soft line break (all of it vanishes), any other `=`
+//! stays. A search for `=` and a copy of what lies between; each escape is
+//! mapped to its `=`, each literal run to itself (rule 13).
+
+use memchr::memchr;
+
+use super::{Kind, Out, Pass, Reader, Run, HOLD};
+
+/// The value of a hex digit, either case.
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+impl Reader {
+    /// Decodes `raw[a..e]`, one line or (`complete` false) the part of a
+    /// long line that has arrived. Returns how far it got: short of `e`
+    /// when an `=` at the end needs the bytes after it.
+    pub(super) fn qp_line(
+        &mut self,
+        run: &Pass<'_>,
+        a: usize,
+        e: usize,
+        complete: bool,
+        out: &mut Out<'_>,
+    ) -> usize {
+        let raw = run.raw;
+        let mut x = a;
+        let mut lit = a;
+        while let Some(k) = memchr(b'=', &raw[x..e]) {
+            let q = x + k;
+            if !complete && q + 3 > e {
+                self.push_plain(run, lit, q, out);
+                return q;
+            }
+            if q + 2 < e {
+                if let (Some(h), Some(l)) = (hex(raw[q + 1]), hex(raw[q + 2])) {
+                    self.push_plain(run, lit, q, out);
+                    self.push_escape(run, q, h << 4 | l, out);
+                    x = q + 3;
+                    lit = x;
+                    continue;
+                }
+            }
+            let b = q
+                + 1
+                + raw[q + 1..e]
+                    .iter()
+                    .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r'))
+                    .count();
+            if b < e && raw[b] == b'\n' {
+                // A soft line break: the '=', the blanks and the LF vanish.
+                self.push_plain(run, lit, q, out);
+                self.delta += 1;
+                return e;
+            }
+            if b == e {
+                if complete {
+                    // '=' and blanks at the end of the part: a soft break too.
+                    self.push_plain(run, lit, q, out);
+                    return e;
+                }
+                if e - q < HOLD {
+                    self.push_plain(run, lit, q, out);
+                    return q;
+                }
+            }
+            x = q + 1;
+        }
+        self.push_plain(run, lit, e, out);
+        e
+    }
+
+    /// Writes the byte `v` that the escape at `raw[q..q + 3]` encodes.
+    fn push_escape(&mut self, run: &Pass<'_>, q: usize, v: u8, out: &mut Out<'_>) {
+        let d = out.d();
+        let r = run.base + q as u64;
+        let extends = matches!(out.map.last(), Some(last) if last.kind == Kind::Escape
+            && last.delta == self.delta
+            && last.place.same(&self.place)
+            && last.r + 3 * (d - last.d) == r);
+        if !extends {
+            out.map.push(Run {
+                d,
+                r,
+                col: r.saturating_sub(self.line_start),
+                delta: self.delta,
+                kind: Kind::Escape,
+                place: self.place.clone(),
+                cap: u64::MAX,
+            });
+        }
+        out.dec.push(v);
+        if v == b'\n' {
+            // A decoded line break with no raw one: later bytes need a
+            // run with the new difference.
+            self.delta -= 1;
+        }
+    }
+}

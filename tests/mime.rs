@@ -1,0 +1,242 @@
+//! Mail as it arrives: MIME (contract rules 10-13), as data-driven cases
+//! (`tests/data/mime/*.txt`, format in `tests/common/mod.rs`) through every
+//! front end, chunk-size invariance across encoded text, and the laws that
+//! tie the MIME reading to the raw one.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use urlsift::{Encoding, Match, PushScanner, Scanner};
+
+fn cases() -> Vec<Case> {
+    load_dir("tests/data/mime")
+}
+
+/// What a match says, positions included, for comparing front ends.
+fn key(m: &Match) -> String {
+    format!(
+        "{} {}:{} @{}..{} {:?} {:?} {:?}",
+        m.as_str(),
+        m.line(),
+        m.column(),
+        m.offset(),
+        m.end(),
+        m.spans(),
+        m.encoding(),
+        m.content_type()
+    )
+}
+
+fn keys(ms: &[Match]) -> Vec<String> {
+    ms.iter().map(key).collect()
+}
+
+#[test]
+fn mime_cases_every_front_end() {
+    run_cases(&cases(), |c| {
+        let mut errs = Vec::new();
+        let whole = c.scanner().extract(&c.input);
+        errs.extend(check(c, &whole));
+        for (label, got) in all_front_ends(c.scanner(), &c.input, 7) {
+            if keys(&got) != keys(&whole) {
+                errs.push(format!(
+                    "{label}: {:?} != extract {:?}",
+                    keys(&got),
+                    keys(&whole)
+                ));
+            }
+        }
+        errs
+    });
+}
+
+#[test]
+fn every_mime_rule_is_covered() {
+    let cs = cases();
+    for rule in ["10", "11", "12", "13"] {
+        assert!(
+            cs.iter()
+                .any(|c| c.rule.split([' ', ',', ';']).any(|w| w == rule)),
+            "no case for rule {rule}"
+        );
+    }
+}
+
+/// A quoted-printable message whose URL holds a soft break, an escaped
+/// `<`, an escaped `=`; and a base64 part: split at every byte, fed in
+/// two pushes, the answer is the same.
+#[test]
+fn every_split_point_gives_the_same_matches() {
+    let mail = b"From a@example.org Mon Jan  1 00:00:00 2024\n\
+Content-Type: multipart/mixed; boundary=\"b\"\n\
+\n\
+--b\n\
+Content-Transfer-Encoding: quoted-printable\n\
+\n\
+x =3CURL:http://qp.example/a=3Db/lo=\n\
+ng/path> and <http://qp.example/=\n\
+two>\n\
+--b\n\
+Content-Type: text/plain\n\
+Content-Transfer-Encoding: base64\n\
+\n\
+eCA8aHR0cDovL3Nw\n\
+bGl0LmV4YW1wbGUvYT4K\n\
+--b--\n"
+        .to_vec();
+    let s = Scanner::new();
+    let whole = keys(&s.extract(&mail));
+    assert_eq!(whole.len(), 3, "{whole:?}");
+    for cut in 0..=mail.len() {
+        let mut push = PushScanner::with_buffer(s, 1);
+        let mut got = Vec::new();
+        push.feed_each(&mail[..cut], &mut |m| got.push(key(m)));
+        push.feed_each(&mail[cut..], &mut |m| got.push(key(m)));
+        push.finish_each(&mut |m| got.push(key(m)));
+        assert_eq!(got, whole, "cut at {cut}");
+    }
+}
+
+#[test]
+fn encoded_matches_say_where_they_were_found() {
+    let c = cases();
+    let fwd = find_case(&c, "rules.txt:forwarded-message");
+    let found = fwd.scanner().extract(&fwd.input);
+    assert_eq!(found[0].encoding(), None);
+    assert_eq!(found[0].content_type(), None, "a header line");
+    assert_eq!(found[1].encoding(), Some(Encoding::QuotedPrintable));
+    assert_eq!(found[1].content_type(), Some("text/plain"));
+    assert_eq!(found[0].forwarded_message_id(), None);
+    let b64 = find_case(&c, "rules.txt:base64-text-part");
+    let found = b64.scanner().extract(&b64.input);
+    assert_eq!(found[0].encoding().map(Encoding::as_str), Some("base64"));
+}
+
+/// A URL in a forwarded message (headers included) carries that
+/// message's Message-ID; after the forwarded part, none again.
+#[test]
+fn forwarded_messages_have_their_message_id() {
+    let mail = b"Message-ID: <outer@example.org>\n\
+Content-Type: multipart/mixed; boundary=o\n\
+\n\
+--o\n\
+\n\
+outer <http://outer.example/a>\n\
+--o\n\
+Content-Type: message/rfc822\n\
+\n\
+List-Archive: <http://lists.example/>\n\
+message-id:\n\
+\x20 <fwd@example.org>\n\
+Content-Type: multipart/alternative; boundary=i\n\
+\n\
+--i\n\
+Content-Transfer-Encoding: quoted-printable\n\
+\n\
+inner <http://inner.example/=3D>\n\
+--i--\n\
+--o\n\
+\n\
+after <http://after.example/>\n\
+--o--\n";
+    let found = Scanner::new().extract(mail);
+    let ids: Vec<(String, Option<&str>)> = found
+        .iter()
+        .map(|m| (m.as_str().into_owned(), m.forwarded_message_id()))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("http://outer.example/a".to_string(), None),
+            (
+                "http://lists.example/".to_string(),
+                Some("<fwd@example.org>")
+            ),
+            (
+                "http://inner.example/=".to_string(),
+                Some("<fwd@example.org>")
+            ),
+            ("http://after.example/".to_string(), None),
+        ]
+    );
+}
+
+/// Malformed MIME is never an error, and memory stays bounded: a header
+/// block that never ends, a base64 line of megabytes, absurd nesting.
+#[test]
+fn hostile_mail_is_read_in_bounded_memory() {
+    let mut header = b"Content-Type: text/plain\n".to_vec();
+    header.extend(
+        std::iter::repeat(b"X-Long: aaaaaaaaaaaaaaaaaaaaa\n")
+            .take(100_000)
+            .flatten(),
+    );
+    header.extend_from_slice(b"X-Url: <http://end.example/>\n");
+    let found = Scanner::new().extract(&header);
+    assert_eq!(found.len(), 1);
+
+    let mut b64 = b"Content-Transfer-Encoding: base64\n\n".to_vec();
+    b64.extend(std::iter::repeat(b"QUFB").take(1 << 20).flatten());
+    b64.extend_from_slice(b"PGh0dHA6Ly94LmV4YW1wbGUvPg==\n");
+    let found = Scanner::new().extract(&b64);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].as_str(), "http://x.example/");
+    assert_eq!((found[0].line(), found[0].column()), (3, 4 * (1 << 20) + 1));
+
+    let mut nest = Vec::new();
+    for i in 0..5000 {
+        nest.extend_from_slice(
+            format!("Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n").as_bytes(),
+        );
+    }
+    nest.extend_from_slice(b"\n<http://nest.example/>\n");
+    let found = Scanner::new().extract(&nest);
+    assert_eq!(found.len(), 1);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Without MIME headers, the MIME reading is the raw reading (rule 10).
+    #[test]
+    fn no_mime_headers_reads_as_raw(text in "(From x\n|\n|[a-z:= ]{0,6}|<http://a.b/c>|<URL:ftp://h/\n p>|=3D|=\n|--b\n){0,40}") {
+        let data = text.as_bytes();
+        let raw = keys(&Scanner::new().mime(false).extract(data));
+        let mime = keys(&Scanner::new().extract(data));
+        prop_assert_eq!(raw, mime);
+    }
+
+    /// The raw option is the old reading: every front end gives what the
+    /// one-pass raw scan gives, on any bytes.
+    #[test]
+    fn raw_front_ends_agree(data in proptest::collection::vec(any::<u8>(), 0..300), seed in any::<u64>()) {
+        let s = Scanner::new().mime(false);
+        let whole = keys(&s.extract(&data));
+        for (label, got) in all_front_ends(s, &data, seed) {
+            prop_assert_eq!(keys(&got), whole.clone(), "{}", label);
+        }
+    }
+
+    /// MIME reading of mail-like input never panics and gives the same
+    /// matches whatever the chunking.
+    #[test]
+    fn mime_front_ends_agree(text in "(From x\n|\n|Content-Type: (multipart/mixed; boundary=b|text/html|text/plain|message/rfc822)\n|Content-Transfer-Encoding: (base64|quoted-printable)\n|--b(--)?\n|<http://a.b/c>|=3C|=\n|PGh0dHA6Ly9hLmIvPg|[a-zA-Z0-9+/= ]{0,5}){0,40}", seed in any::<u64>()) {
+        let data = text.as_bytes();
+        let s = Scanner::new();
+        let found = s.extract(data);
+        // Rule 13: every match at raw bytes, its line and column those of
+        // its offset.
+        for m in &found {
+            let before = &data[..m.offset() as usize];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
+            let col = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count() as u64;
+            prop_assert_eq!((m.line(), m.column()), (line, col));
+            prop_assert!(m.end() <= data.len() as u64);
+        }
+        let whole = keys(&found);
+        for (label, got) in all_front_ends(s, data, seed) {
+            prop_assert_eq!(keys(&got), whole.clone(), "{}", label);
+        }
+    }
+}
