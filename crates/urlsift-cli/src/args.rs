@@ -42,6 +42,18 @@ pub enum HyphenArg {
     Both,
 }
 
+/// The `--generate` values: a man page (roff) or a shell's completion
+/// script.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenerateArg {
+    Man,
+    CompleteBash,
+    CompleteZsh,
+    CompleteFish,
+    CompletePowershell,
+}
+
 /// The literal flags.
 #[derive(Parser, Debug, Clone)]
 #[command(
@@ -108,6 +120,9 @@ pub struct Args {
     /// Parse the URL arguments (or stdin lines) and print JSON (urlsift --parse 'ftp://a.b/c')
     #[arg(long)]
     pub parse: bool,
+    /// Print a man page or a shell completion script and exit (urlsift --generate man)
+    #[arg(long, value_enum, value_name = "KIND", exclusive = true)]
+    pub generate: Option<GenerateArg>,
     /// Files or directories to search ('-' or none: stdin); with --parse, URLs
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,

@@ -1,0 +1,76 @@
+//! End-to-end tests of the command under real use (issue 18): write
+//! errors, the man page and completions, bounds on the numbers a user
+//! gives, file names as data, deep trees, streaming output.
+
+mod util;
+
+use std::fs::OpenOptions;
+use std::process::Stdio;
+
+use util::{bin, run, tmp};
+
+/// Runs `urlsift args` with standard output on /dev/full.
+fn to_full(args: &[&str]) -> util::Run {
+    let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
+    bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+        .into()
+}
+
+#[test]
+fn every_write_error_is_an_error() {
+    let d = tmp();
+    util::write(d.path(), "a.txt", b"<http://a.example/>\n");
+    let path = d.path().join("a.txt");
+    let path = path.to_str().unwrap();
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["--version"],
+        &["--generate", "man"],
+        &["--generate", "complete-bash"],
+        &[path],
+        &["-j2", path],
+        &["-c", path],
+        &["--json", path],
+        &["--parse", "http://a.b/"],
+    ] {
+        let r = to_full(args);
+        assert_eq!(r.code, 2, "{args:?}");
+        assert!(
+            r.stderr.starts_with("urlsift: writing output: "),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn generate_man_page_and_completions() {
+    let d = tmp();
+    let man = run(d.path(), &["--generate", "man"]);
+    assert_eq!(man.code, 0, "{}", man.stderr);
+    let text = man.out();
+    assert!(text.contains("\n.TH urlsift 1"), "{text}");
+    assert!(text.contains(".SH OPTIONS"));
+    assert!(text.contains("max\\-bytes"));
+    for (kind, mark) in [
+        ("complete-bash", "complete -F"),
+        ("complete-zsh", "#compdef urlsift"),
+        ("complete-fish", "complete -c urlsift"),
+        ("complete-powershell", "Register-ArgumentCompleter"),
+    ] {
+        let r = run(d.path(), &["--generate", kind]);
+        assert_eq!(r.code, 0, "{kind}: {}", r.stderr);
+        assert!(r.out().contains(mark), "{kind}");
+        assert!(r.out().contains("--json"), "{kind}");
+    }
+    // Alone, or it is a usage error.
+    assert_eq!(run(d.path(), &["--generate", "man", "x"]).code, 2);
+    assert_eq!(run(d.path(), &["--generate", "troff"]).code, 2);
+}
