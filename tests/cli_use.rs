@@ -74,3 +74,45 @@ fn generate_man_page_and_completions() {
     assert_eq!(run(d.path(), &["--generate", "man", "x"]).code, 2);
     assert_eq!(run(d.path(), &["--generate", "troff"]).code, 2);
 }
+
+#[test]
+fn numbers_out_of_range_are_errors_or_clamped() {
+    let d = tmp();
+    let (text, planted) = util::mbox(3 << 20);
+    util::write(d.path(), "big.mbox", &text);
+    let base = run(d.path(), &["-j1", "-n", "big.mbox"]);
+    assert_eq!(base.code, 0, "{}", base.stderr);
+    assert_eq!(base.out().lines().count(), planted);
+    // Clamped (documented in --help): no abort, the same URLs.
+    for args in [
+        &["--max-bytes", "18446744073709551615"][..],
+        &["--max-bytes", "100000000", "-j2"],
+        &["--max-lines", "18446744073709551615"],
+        &["-j", "100000"],
+        &["-j", "3"],
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["-n", "big.mbox"]);
+        let r = run(d.path(), &a);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(r.stdout == base.stdout, "{args:?}");
+    }
+    // Errors: a message and status 2.
+    for args in [
+        &["-j0"][..],
+        &["-j", "-3"],
+        &["-j", "99999999999999999999999"],
+        &["--max-bytes", "7"],
+        &["--max-bytes", "1e9"],
+        &["--max-lines", "-1"],
+        &["--max-lines", "18446744073709551616"],
+    ] {
+        let r = run(d.path(), args);
+        assert_eq!(r.code, 2, "{args:?}");
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(r.stderr.starts_with("urlsift: "), "{args:?}: {}", r.stderr);
+    }
+    let help = run(d.path(), &["--help"]).out();
+    assert!(help.contains("at most 64"), "{help}");
+    assert!(help.contains("8 to 1048576"), "{help}");
+}

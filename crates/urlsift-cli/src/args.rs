@@ -23,6 +23,17 @@ EXAMPLES:
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
 
+/// Most search threads: `-j` above it is clamped (each thread keeps a few
+/// piece buffers in flight; thousands of them only cost memory and
+/// start-up time).
+pub const MAX_THREADS: usize = 64;
+
+/// Most bytes of one candidate: `--max-bytes` above it is clamped. A
+/// piece of input is read with enough lookahead to finish the candidates
+/// that start in it, so this bounds the memory a candidate may cost
+/// whatever the flag says (no URL in real text comes near a megabyte).
+pub const MAX_CANDIDATE_BYTES: usize = 1 << 20;
+
 /// The `--form` values: `<URL:scheme:...>` or `<scheme:...>`. (Plain
 /// comments on the variants keep `--help` to one line per option.)
 #[allow(missing_docs)]
@@ -102,7 +113,7 @@ pub struct Args {
     /// Reading to report after a line break that follows '-' (urlsift --hyphen both a.txt)
     #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
     pub hyphen: HyphenArg,
-    /// Number of search threads, default: available cores (urlsift -j2 big.mbox)
+    /// Number of search threads, default: available cores, at most 64 (urlsift -j2 big.mbox)
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// Print files, bytes, URLs, time and speed on stderr (urlsift --stats dir/)
@@ -111,7 +122,7 @@ pub struct Args {
     /// Print the Message-ID of each URL's message (urlsift --message-id a.mbox)
     #[arg(long)]
     pub message_id: bool,
-    /// Most bytes of one <...> candidate (urlsift --max-bytes 4096 a.txt)
+    /// Most bytes of one <...> candidate, 8 to 1048576 (urlsift --max-bytes 4096 a.txt)
     #[arg(long, value_name = "N")]
     pub max_bytes: Option<usize>,
     /// Most line breaks in one <...> candidate (urlsift --max-lines 10 a.txt)
@@ -201,7 +212,8 @@ impl Args {
             Some(0) => return Err("--threads must be at least 1".into()),
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        }
+        .min(MAX_THREADS);
         let mut schemes = Vec::new();
         for s in &self.scheme {
             let s = s.trim();
@@ -215,7 +227,10 @@ impl Args {
         }
         let defaults = Limits::default();
         let limits = Limits {
-            max_bytes: self.max_bytes.unwrap_or(defaults.max_bytes),
+            max_bytes: self
+                .max_bytes
+                .unwrap_or(defaults.max_bytes)
+                .min(MAX_CANDIDATE_BYTES),
             max_lines: self.max_lines.unwrap_or(defaults.max_lines),
         };
         if limits.max_bytes < 8 {
@@ -359,6 +374,11 @@ mod tests {
         assert_eq!(cfg(&["-j2"]).threads, 2);
         assert_eq!(cfg(&["--threads", "1"]).threads, 1);
         assert!(fails(&["-j0"]));
+        // Clamped, as --help says.
+        assert_eq!(cfg(&["-j", "100000"]).threads, MAX_THREADS);
+        assert!(cfg(&[]).threads <= MAX_THREADS);
+        assert!(fails(&["-j", "18446744073709551616"]));
+        assert!(fails(&["-j", "-1"]));
         assert!(fails(&["-j", "x"]));
     }
 
@@ -380,6 +400,17 @@ mod tests {
             }
         );
         assert!(fails(&["--max-bytes", "2"]));
+        // Clamped, as --help says; never an abort.
+        let c = cfg(&["--max-bytes", "18446744073709551615"]);
+        assert_eq!(c.limits.max_bytes, MAX_CANDIDATE_BYTES);
+        assert_eq!(
+            cfg(&["--max-lines", "18446744073709551615"])
+                .limits
+                .max_lines,
+            usize::MAX
+        );
+        assert!(fails(&["--max-bytes", "18446744073709551616"]));
+        assert!(fails(&["--max-bytes", ""]));
         assert!(fails(&["--max-lines", "-1"]));
     }
 

@@ -24,8 +24,12 @@ fn main() {
             };
             print_all(text.as_bytes())
         }
+        // Usage errors in the command's own form, `urlsift: ...`, clap's
+        // hints after it.
         Err(e) => {
-            let _ = e.print();
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            warn(format_args!("urlsift: {}", text.trim_end()));
             2
         }
         Ok(args) => match args.generate {
