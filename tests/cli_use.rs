@@ -116,3 +116,70 @@ fn numbers_out_of_range_are_errors_or_clamped() {
     assert!(help.contains("at most 64"), "{help}");
     assert!(help.contains("8 to 1048576"), "{help}");
 }
+
+#[test]
+fn file_names_are_data() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let d = tmp();
+    let dir = d.path().join("t");
+    std::fs::create_dir(&dir).unwrap();
+    let names: [&[u8]; 3] = [
+        b"e\x1b]0;owned\x07\nhttp:forged.example",
+        b"n\xff\xfe.txt",
+        "r\\\u{e9}\u{9b}.txt".as_bytes(),
+    ];
+    for n in names {
+        std::fs::write(
+            dir.join(OsStr::from_bytes(n)),
+            b"<http://a.example/> <http://bad host/>\n",
+        )
+        .unwrap();
+    }
+    // Sorted by name bytes: e..., n..., r...
+    let shown = [
+        "t/e\\x1b]0;owned\\x07\\x0ahttp:forged.example",
+        "t/n\\xff\\xfe.txt",
+        "t/r\\\\\u{e9}\\xc2\\x9b.txt",
+    ];
+    let lines = |args: &[&str]| {
+        let r = run(d.path(), args);
+        assert!(r.code == 0 || r.code == 1, "{args:?}: {}", r.stderr);
+        assert!(!r
+            .stdout
+            .iter()
+            .any(|&b| b < 0x20 && b != b'\n' && b != b'\t'));
+        r.out().lines().map(String::from).collect::<Vec<_>>()
+    };
+    let with = |suffix: &str| {
+        shown
+            .iter()
+            .map(|s| format!("{s}{suffix}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&["t"]), with(":http://a.example/"));
+    assert_eq!(lines(&["-c", "t"]), with(":1"));
+    assert_eq!(lines(&["-l", "t"]), with(""));
+    let inv = lines(&["--invalid", "t"]);
+    assert_eq!(inv.len(), 3);
+    for (l, s) in inv.iter().zip(shown) {
+        assert!(l.starts_with(&format!("{s}:1:http://bad\t")), "{l}");
+    }
+    // JSON: a UTF-8 path as a string, any other as its bytes in base64.
+    let json = lines(&["--json", "t"]);
+    let paths: Vec<serde_json::Value> = json
+        .iter()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["path"].clone())
+        .collect();
+    assert_eq!(paths[0], "t/e\u{1b}]0;owned\u{7}\nhttp:forged.example");
+    assert_eq!(paths[1], serde_json::json!({"bytes": "dC9u//4udHh0"}));
+    assert_eq!(paths[2], "t/r\\\u{e9}\u{9b}.txt");
+    // Messages name the path the same way.
+    let r = run(d.path(), &["t/n\u{1b}[2J"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("urlsift: t/n\\x1b[2J: "),
+        "{}",
+        r.stderr
+    );
+}

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use rustix::fs::{Mode, OFlags};
 
-use crate::printer::escape_string;
+use crate::printer::escape_path_string;
 
 /// One input to search, or an error to report at its place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,9 +83,10 @@ impl Entry {
     }
 }
 
-/// `urlsift: PATH: reason` with the path escaped.
+/// `urlsift: PATH: reason` with the path escaped (see
+/// [`escape_path`](crate::printer::escape_path)).
 pub fn message(path: &Path, reason: &dyn std::fmt::Display) -> String {
-    let path = escape_string(path.as_os_str().as_bytes());
+    let path = escape_path_string(path.as_os_str().as_bytes());
     format!("urlsift: {path}: {reason}")
 }
 
