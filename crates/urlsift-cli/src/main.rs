@@ -4,6 +4,7 @@
 mod args;
 mod generate;
 mod mail;
+mod parse;
 mod printer;
 mod search;
 mod walk;

@@ -61,12 +61,14 @@ pub struct ReadmeDoctests;
 mod class;
 mod error;
 mod percent;
+mod pieces;
 mod scan;
 mod stream;
 mod url;
 mod warning;
 
 pub use error::{ErrorKind, ParseError};
+pub use pieces::{Piece, PieceReader};
 pub use scan::{
     extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,
     Unclosed,
