@@ -51,6 +51,19 @@ fn every_write_error_is_an_error() {
 }
 
 #[test]
+fn a_failing_stderr_does_not_abort() {
+    // Nowhere to report it: the status says what happened.
+    let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let st = bin()
+        .args(["--stats", "/nonexistent/x"])
+        .stdout(Stdio::null())
+        .stderr(full)
+        .status()
+        .unwrap();
+    assert_eq!(st.code(), Some(2));
+}
+
+#[test]
 fn generate_man_page_and_completions() {
     let d = tmp();
     let man = run(d.path(), &["--generate", "man"]);

@@ -116,7 +116,7 @@ pub fn run(cfg: Config) -> i32 {
     match result {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return 0,
         Err(e) => {
-            eprintln!("urlsift: writing output: {e}");
+            crate::warn(format_args!("urlsift: writing output: {e}"));
             code = 2;
         }
         Ok(()) => {}
@@ -124,14 +124,14 @@ pub fn run(cfg: Config) -> i32 {
     if cfg.stats {
         let secs = start.elapsed().as_secs_f64();
         let s = sink.stats;
-        eprintln!(
+        crate::warn(format_args!(
             "urlsift: {} files, {} bytes, {} matches, {:.3} s, {:.1} MB/s",
             s.files,
             s.bytes,
             s.matches,
             secs,
             s.bytes as f64 / 1e6 / secs.max(1e-9)
-        );
+        ));
     }
     code
 }
