@@ -196,3 +196,45 @@ fn file_names_are_data() {
         r.stderr
     );
 }
+
+#[test]
+fn trees_deeper_than_the_open_file_limit() {
+    // 100 levels, a file at each and a symlink loop at the bottom, walked
+    // with at most 32 descriptors.
+    let d = tmp();
+    let mut dir = d.path().join("t");
+    let mut expect = Vec::new();
+    for i in 0..100 {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.txt"), format!("<news:level{i}.example>\n")).unwrap();
+        expect.push(format!("news:level{i}.example"));
+        dir = dir.join("d");
+    }
+    std::os::unix::fs::symlink(d.path().join("t"), dir.with_file_name("loop")).unwrap();
+    for j in ["-j1", "-j2"] {
+        let r: util::Run = std::process::Command::new("sh")
+            .args(["-c", "ulimit -n 32 && exec \"$0\" \"$@\""])
+            .arg(env!("CARGO_BIN_EXE_urlsift"))
+            .args([j, "--no-filename", "t"])
+            .current_dir(d.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+            .into();
+        assert_eq!(
+            r.out().lines().collect::<Vec<_>>(),
+            expect,
+            "{j}: {}",
+            r.stderr
+        );
+        // The loop is reported, at its place; nothing else.
+        assert_eq!(r.code, 2, "{j}");
+        let errs: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(errs.len(), 1, "{j}: {}", r.stderr);
+        assert!(
+            errs[0].ends_with("/loop: symbolic link loop (directory already being searched)"),
+            "{j}: {}",
+            r.stderr
+        );
+    }
+}
