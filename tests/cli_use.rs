@@ -238,3 +238,97 @@ fn trees_deeper_than_the_open_file_limit() {
         );
     }
 }
+
+/// Reads `child`'s output lines on a thread: each arrives on the channel
+/// as it is written, so a test can wait for one with a timeout.
+fn lines_of(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in out.lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The next output line, waiting at most ten seconds (the child is killed
+/// on a timeout, so a failure cannot hang the suite).
+fn next_line(
+    rx: &std::sync::mpsc::Receiver<String>,
+    child: &mut std::process::Child,
+    what: &str,
+) -> String {
+    match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = child.kill();
+            panic!("{what}: no line in time ({e})");
+        }
+    }
+}
+
+#[test]
+fn a_live_stream_gives_each_url_at_once() {
+    use std::io::Write;
+    for j in ["-j1", "-j2"] {
+        // A pipe on stdin, output into a pipe with --line-buffered.
+        let mut child = bin()
+            .args([j, "-n", "--line-buffered"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let rx = lines_of(&mut child);
+        input.write_all(b"a line <news:one.example>\n").unwrap();
+        input.flush().unwrap();
+        assert_eq!(next_line(&rx, &mut child, j), "1:news:one.example");
+        // A URL broken over lines comes when it closes.
+        input.write_all(b"> <URL:http://two.example/\n").unwrap();
+        input.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert!(rx.try_recv().is_err(), "{j}: nothing decided yet");
+        input.write_all(b"> more/> text\n").unwrap();
+        input.flush().unwrap();
+        assert_eq!(next_line(&rx, &mut child, j), "2:http://two.example/more/");
+        drop(input);
+        assert_eq!(child.wait().unwrap().code(), Some(0));
+        assert!(rx.recv().is_err(), "{j}: nothing more");
+    }
+}
+
+#[test]
+fn a_fifo_is_read_live() {
+    use std::io::Write;
+    let d = tmp();
+    let fifo = d.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = bin()
+        .args(["--line-buffered", "fifo"])
+        .current_dir(d.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let rx = lines_of(&mut child);
+    let mut w = OpenOptions::new().write(true).open(&fifo).unwrap();
+    w.write_all(b"<news:first.example> and\n").unwrap();
+    assert_eq!(next_line(&rx, &mut child, "fifo"), "news:first.example");
+    w.write_all(b"<gopher://second.example/>\n").unwrap();
+    assert_eq!(
+        next_line(&rx, &mut child, "fifo"),
+        "gopher://second.example/"
+    );
+    drop(w);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}

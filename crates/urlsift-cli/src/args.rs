@@ -128,6 +128,9 @@ pub struct Args {
     /// Most line breaks in one <...> candidate (urlsift --max-lines 10 a.txt)
     #[arg(long, value_name = "N")]
     pub max_lines: Option<usize>,
+    /// Write each output line at once, even into a pipe (urlsift --line-buffered - | ...)
+    #[arg(long)]
+    pub line_buffered: bool,
     /// Parse the URL arguments (or stdin lines) and print JSON (urlsift --parse 'ftp://a.b/c')
     #[arg(long)]
     pub parse: bool,
@@ -185,6 +188,9 @@ pub struct Config {
     pub limits: Limits,
     /// `--parse` mode.
     pub parse: bool,
+    /// Flush the output after each line (`--line-buffered`; always on a
+    /// terminal).
+    pub line_buffered: bool,
     /// Paths (or URLs with `--parse`).
     pub paths: Vec<OsString>,
 }
@@ -269,6 +275,7 @@ impl Args {
             message_id: self.message_id,
             limits,
             parse: self.parse,
+            line_buffered: self.line_buffered,
             paths: self.paths,
         })
     }
@@ -412,6 +419,12 @@ mod tests {
         assert!(fails(&["--max-bytes", "18446744073709551616"]));
         assert!(fails(&["--max-bytes", ""]));
         assert!(fails(&["--max-lines", "-1"]));
+    }
+
+    #[test]
+    fn line_buffered() {
+        assert!(cfg(&["--line-buffered"]).line_buffered);
+        assert!(!cfg(&[]).line_buffered);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::io::{self, Read};
 
 use memchr::memmem;
 
-use crate::scan::PieceContext;
+use crate::scan::{PieceContext, Scanner};
 
 /// One piece of an input, from a [`PieceReader`].
 ///
@@ -99,6 +99,9 @@ pub struct PieceReader<R> {
     context: PieceContext,
     /// With [`PieceReader::range`]: where the range ends.
     stop: Option<u64>,
+    /// With [`PieceReader::live`]: the scanner that says where to cut when
+    /// the input pauses.
+    live: Option<Scanner>,
 }
 
 /// Where to end a piece of `data` (at least `look` bytes must follow).
@@ -164,7 +167,20 @@ impl<R: Read> PieceReader<R> {
             spare: None,
             context: PieceContext::default(),
             stop: None,
+            live: None,
         }
+    }
+
+    /// For a live stream (a pipe, a terminal): when a read fails with
+    /// `WouldBlock` (the reader's way to say that the input has paused),
+    /// the bytes read so far come at once as a piece, cut at the last line
+    /// start before which `scanner` decides every candidate
+    /// ([`Scanner::decided`]), instead of waiting for a full piece and its
+    /// lookahead. The matches are those of any other cut; only when they
+    /// come changes. With nothing to cut, the `WouldBlock` is returned.
+    pub fn live(mut self, scanner: Scanner) -> PieceReader<R> {
+        self.live = Some(scanner);
+        self
     }
 
     /// Reads only the range `[start, stop)` of an input, which the reader
@@ -220,6 +236,7 @@ impl<R: Read> PieceReader<R> {
             }
         };
         let limit = loop {
+            let mut paused = None;
             while len < want && !self.eof {
                 if data.len() < want {
                     // Grown as the bytes come: a large lookahead costs
@@ -240,10 +257,19 @@ impl<R: Read> PieceReader<R> {
                             self.pending = Some(e);
                             break;
                         }
+                        if e.kind() == io::ErrorKind::WouldBlock {
+                            paused = self.live_cut(&data[..len]);
+                            if paused.is_some() {
+                                break;
+                            }
+                        }
                         self.partial = Some((data, len));
                         return Err(e);
                     }
                 }
+            }
+            if let Some(c) = paused {
+                break c;
             }
             if self.pending.is_some() {
                 break cut(&data[..len], self.target, self.look).unwrap_or(len);
@@ -276,6 +302,14 @@ impl<R: Read> PieceReader<R> {
         let at_end = self.eof && self.pending.is_none();
         self.done |= at_end;
         Ok(Some(self.piece(data, len, limit, at_end)))
+    }
+
+    /// Where to cut the bytes of a live stream that has paused (see
+    /// [`PieceReader::live`]): the last line start before the first
+    /// candidate they leave undecided, if any.
+    fn live_cut(&self, data: &[u8]) -> Option<usize> {
+        let stop = self.live?.decided(data, &self.context);
+        memchr::memrchr(b'\n', &data[..stop]).map(|k| k + 1)
     }
 
     /// Ends the input where it stands: the bytes read and not yet given
@@ -333,6 +367,103 @@ impl<R: Read> PieceReader<R> {
             offset,
             at_end,
             context,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::Match;
+
+    /// A stream that comes in bursts of `sizes` bytes (cycled), pausing
+    /// (`WouldBlock`) after each.
+    struct Bursts<'a> {
+        text: &'a [u8],
+        sizes: &'a [usize],
+        k: usize,
+        paused: bool,
+    }
+
+    impl Read for Bursts<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if !self.paused && !self.text.is_empty() {
+                self.paused = true;
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
+            self.paused = false;
+            let n = self.sizes[self.k % self.sizes.len()]
+                .min(buf.len())
+                .min(self.text.len());
+            self.k += 1;
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    /// Scans a live stream: each piece's matches, and how many bytes had
+    /// been read when it came.
+    fn live_scan(text: &[u8], sizes: &[usize], s: Scanner) -> (Vec<Match>, Vec<u64>) {
+        let r = Bursts {
+            text,
+            sizes,
+            k: 0,
+            paused: false,
+        };
+        let mut pr = PieceReader::new(r, 4096, s.get_limits().max_bytes).live(s);
+        let (mut got, mut ends, mut lines) = (Vec::new(), Vec::new(), 0);
+        loop {
+            match pr.read_piece() {
+                Ok(Some(p)) => {
+                    lines +=
+                        s.scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
+                            m.rebase(p.offset, lines);
+                            got.push(m.clone());
+                        });
+                    ends.push(p.offset + p.limit as u64);
+                    pr.recycle(p.into_buffer());
+                }
+                Ok(None) => break,
+                Err(e) => assert_eq!(e.kind(), io::ErrorKind::WouldBlock),
+            }
+        }
+        (got, ends)
+    }
+
+    #[test]
+    fn a_live_stream_gives_each_line_when_it_pauses() {
+        let text = b"one <news:a.b>\ntwo <URL:http://c.d/\n e> three\nfour <x:y\n";
+        // Line by line: the first line's piece comes before the rest is read.
+        let sizes = [15, 20, 10, 4, 50];
+        let (got, ends) = live_scan(text, &sizes, Scanner::new());
+        assert_eq!(got, Scanner::new().extract(text));
+        assert_eq!(ends[0], 15, "the first line alone");
+        // The broken URL's line waits for the byte that closes it.
+        assert_eq!(ends[1], 36);
+    }
+
+    #[test]
+    fn live_cuts_find_what_one_pass_finds() {
+        let mut text = Vec::new();
+        for i in 0..400 {
+            text.extend_from_slice(match i % 7 {
+                0 => b"> quoted <URL:http://a.example/x-\n> y/z> and <news:g.h>\n".as_slice(),
+                1 => b"<ftp://b.example/\n\nblank line in it>\n",
+                2 => b"\x1b$B<http://no.example/>\x1b(B <gopher://c.example/>\n",
+                3 => b"<URL:mailto:a@b.example> <http://u@bad> <<news:x>>\n",
+                4 => b"long line ",
+                _ => b"<http://d.example/\n  e/f> end\n",
+            });
+        }
+        let s = Scanner::new().rejected(true).limits(crate::Limits {
+            max_bytes: 64,
+            max_lines: 2,
+        });
+        let whole = s.extract(&text);
+        for sizes in [&[1usize][..], &[3, 17, 64], &[100, 7], &[5000]] {
+            let (got, _) = live_scan(&text, sizes, s);
+            assert_eq!(got, whole, "bursts {sizes:?}");
         }
     }
 }

@@ -40,6 +40,7 @@ use std::time::Instant;
 use urlsift::Scanner;
 
 mod input;
+mod live;
 mod order;
 mod pieces;
 mod sched;
@@ -86,7 +87,7 @@ pub fn run(cfg: Config) -> i32 {
     });
     let printer = Printer::new(&cfg);
     let stdout = io::stdout();
-    let out: Box<dyn Write + Send> = if stdout.is_terminal() {
+    let out: Box<dyn Write + Send> = if stdout.is_terminal() || cfg.line_buffered {
         Box::new(io::LineWriter::new(stdout))
     } else {
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))

@@ -24,6 +24,14 @@ impl<R: Read> PieceReader<R> {
         PieceReader::pooled(urlsift::PieceReader::new(r, target, look))
     }
 
+    /// A whole stream in pieces of [`PIECE`] bytes, with the lookahead
+    /// `scanner` needs; what a live input sends is searched each time it
+    /// pauses (see [`super::live`]).
+    pub(super) fn stream(r: R, scanner: urlsift::Scanner) -> PieceReader<R> {
+        let look = scanner.get_limits().max_bytes;
+        PieceReader::pooled(urlsift::PieceReader::new(r, PIECE, look).live(scanner))
+    }
+
     /// Reads only the range `[start, stop)` of the input (see
     /// [`urlsift::PieceReader::range`]).
     pub(super) fn new_range(r: R, target: usize, look: usize, start: u64, stop: u64) -> Self {
@@ -56,11 +64,15 @@ impl<R: Read> PieceReader<R> {
                 self.inner.recycle(buf);
             }
         }
-        match self.inner.read_piece() {
-            Ok(p) => p,
-            Err(e) => {
-                self.err = Some(e);
-                self.inner.end_early()
+        loop {
+            match self.inner.read_piece() {
+                Ok(p) => return p,
+                // A live input paused with nothing to search yet: read on.
+                Err(e) if super::live::is_pause(&e) => {}
+                Err(e) => {
+                    self.err = Some(e);
+                    return self.inner.end_early();
+                }
             }
         }
     }

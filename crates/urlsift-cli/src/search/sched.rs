@@ -372,8 +372,7 @@ pub(super) fn run_parallel(
                     // Stdin, gzip, or Message-IDs wanted: read here in
                     // order, the pieces searched on the pool.
                     Ok(r) => {
-                        let look = ctx.scanner.get_limits().max_bytes;
-                        let mut pr = PieceReader::new(r, PIECE, look);
+                        let mut pr = PieceReader::stream(r, ctx.scanner);
                         let mut tracker = ctx.msgs.then(MessageTracker::new);
                         while let Some(p) = pr.next_piece() {
                             if stop.load(Ordering::Relaxed) {

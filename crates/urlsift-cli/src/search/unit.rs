@@ -55,9 +55,8 @@ pub(super) fn search_stream<R: Read>(
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
-    let look = ctx.scanner.get_limits().max_bytes;
     search_pieces(
-        PieceReader::new(r, PIECE, look),
+        PieceReader::stream(r, ctx.scanner),
         None,
         false,
         ctx,
