@@ -9,6 +9,7 @@ pub(super) const PIECE: usize = 1 << 20;
 pub(super) const SPLIT_MIN: u64 = 8 << 20;
 
 pub(super) use urlsift::Piece;
+use urlsift::Limits;
 
 /// The library's piece reader with the command's buffer pools, taking a
 /// read error as the end of the input: the bytes read before it are
@@ -19,23 +20,23 @@ pub(super) struct PieceReader<R> {
 }
 
 impl<R: Read> PieceReader<R> {
-    /// Pieces of about `target` bytes with `look` bytes of lookahead.
-    pub(super) fn new(r: R, target: usize, look: usize) -> PieceReader<R> {
-        PieceReader::pooled(urlsift::PieceReader::new(r, target, look))
+    /// Pieces of about `target` bytes with the lookahead a candidate
+    /// within `limits` may need (read only as far as its lines reach).
+    pub(super) fn new(r: R, target: usize, limits: Limits) -> PieceReader<R> {
+        PieceReader::pooled(reader(r, target, limits))
     }
 
     /// A whole stream in pieces of [`PIECE`] bytes, with the lookahead
     /// `scanner` needs; what a live input sends is searched each time it
     /// pauses (see [`super::live`]).
     pub(super) fn stream(r: R, scanner: urlsift::Scanner) -> PieceReader<R> {
-        let look = scanner.get_limits().max_bytes;
-        PieceReader::pooled(urlsift::PieceReader::new(r, PIECE, look).live(scanner))
+        PieceReader::pooled(reader(r, PIECE, scanner.get_limits()).live(scanner))
     }
 
     /// Reads only the range `[start, stop)` of the input (see
     /// [`urlsift::PieceReader::range`]).
-    pub(super) fn new_range(r: R, target: usize, look: usize, start: u64, stop: u64) -> Self {
-        PieceReader::pooled(urlsift::PieceReader::new(r, target, look).range(start, stop))
+    pub(super) fn new_range(r: R, target: usize, limits: Limits, start: u64, stop: u64) -> Self {
+        PieceReader::pooled(reader(r, target, limits).range(start, stop))
     }
 
     /// Starts with this thread's pooled buffer, if it has one.
@@ -76,6 +77,12 @@ impl<R: Read> PieceReader<R> {
             }
         }
     }
+}
+
+/// The library's reader for candidates within `limits`: `max_bytes` of
+/// lookahead at most, read only as far as `max_lines` lines reach.
+fn reader<R: Read>(r: R, target: usize, limits: Limits) -> urlsift::PieceReader<R> {
+    urlsift::PieceReader::new(r, target, limits.max_bytes).max_lines(limits.max_lines)
 }
 
 /// Buffers handed between threads for reuse: at most `most` of them and

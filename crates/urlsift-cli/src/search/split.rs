@@ -86,10 +86,9 @@ pub(super) fn search_range(
     let Some((start, end)) = range_bounds(file, r, size, PIECE as u64).map_err(Fail::Read)? else {
         return Ok(());
     };
-    let look = ctx.scanner.get_limits().max_bytes;
     let rd = ReadAt { file, pos: start };
     search_pieces(
-        PieceReader::new_range(rd, PIECE, look, start, end),
+        PieceReader::new_range(rd, PIECE, ctx.scanner.get_limits(), start, end),
         None,
         true,
         ctx,

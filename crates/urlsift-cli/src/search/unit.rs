@@ -147,7 +147,7 @@ impl Started {
     /// Opens `input` and reads its first piece.
     pub(super) fn new(input: &Input, ctx: Ctx<'_>) -> io::Result<Started> {
         let r = input_reader(&input.entry)?;
-        let mut pr = PieceReader::new(r, PIECE, ctx.scanner.get_limits().max_bytes);
+        let mut pr = PieceReader::new(r, PIECE, ctx.scanner.get_limits());
         let first = pr.next_piece();
         Ok(Started { pr, first })
     }
