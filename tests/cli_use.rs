@@ -332,3 +332,98 @@ fn a_fifo_is_read_live() {
     drop(w);
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+mod piece_splitting {
+    //! Any input cut at any piece boundaries, searched by any number of
+    //! threads, gives the output of one sequential pass (the hidden
+    //! `--piece-size` moves every boundary: tiny pieces make files "large",
+    //! split into ranges, batches hand back, streams come in many units).
+
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fragment() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            Just(b"<URL:http://a.example/x-\n  y/z>".to_vec()),
+            Just(b"> quoted <ftp://h.example/p\n> q> after".to_vec()),
+            Just(b"<news:comp.mail.mime> <gopher://g.example/1>".to_vec()),
+            Just(b"<http://bad host/> <URL:mailto:a@b.example>".to_vec()),
+            Just(b"\x1b$B<http://no.example/>\x1b(B <news:a.b>".to_vec()),
+            Just(b"<http://never.closed/".to_vec()),
+            Just(b"From a@b.example Mon Jan  1 00:00:00 1996\n".to_vec()),
+            Just(b"Message-ID: <1.2@x.example>\n".to_vec()),
+            Just(b"\n".to_vec()),
+            Just(b"\n\n".to_vec()),
+            Just(b"\r\n".to_vec()),
+            Just(b" ".to_vec()),
+            (1usize..3000).prop_map(|n| vec![b'x'; n]),
+            "[a-z <>:/.\n-]{1,40}".prop_map(|s| s.into_bytes()),
+        ]
+    }
+
+    fn flags() -> impl Strategy<Value = Vec<&'static str>> {
+        prop_oneof![
+            Just(vec!["-n", "--column"]),
+            Just(vec!["--json"]),
+            Just(vec!["--invalid", "--column"]),
+            Just(vec!["-c"]),
+            Just(vec!["-u", "-n"]),
+            Just(vec!["-n", "--max-bytes", "64", "--max-lines", "2"]),
+            Just(vec!["-n", "--message-id"]),
+        ]
+    }
+
+    fn urlsift(dir: &std::path::Path, args: &[String], input: &[u8]) -> Vec<u8> {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = util::run_stdin(dir, &args, input);
+        assert!(r.code < 2, "{args:?}: {}", r.stderr);
+        r.stdout
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_cut_any_threads_one_pass(
+            parts in proptest::collection::vec(fragment(), 1..300),
+            piece in 16usize..4000,
+            threads in 2usize..5,
+            cuts in proptest::collection::vec(0.0f64..1.0, 0..4),
+            flags in flags(),
+        ) {
+            let text = parts.concat();
+            let d = tmp();
+            util::write(d.path(), "one.txt", &text);
+            // The same bytes as several files of a directory.
+            let mut at: Vec<usize> = cuts.iter().map(|c| (c * text.len() as f64) as usize).collect();
+            at.sort_unstable();
+            at.push(text.len());
+            let mut from = 0;
+            for (k, &to) in at.iter().enumerate() {
+                util::write(d.path(), &format!("dir/{k:02}"), &text[from..to]);
+                from = to;
+            }
+            let piece = piece.to_string();
+            let j = format!("-j{threads}");
+            for (input, stdin) in [("one.txt", &b""[..]), ("-", &text[..]), ("dir", &b""[..])] {
+                let with = |extra: &[&str]| -> Vec<String> {
+                    let mut a: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+                    a.extend(extra.iter().map(|s| s.to_string()));
+                    a.push(input.to_string());
+                    a
+                };
+                let one_pass = urlsift(d.path(), &with(&["-j1"]), stdin);
+                for extra in [&["-j1", "--piece-size", &piece][..], &[&j, "--piece-size", &piece]] {
+                    let got = urlsift(d.path(), &with(extra), stdin);
+                    prop_assert!(
+                        got == one_pass,
+                        "{:?} on {input}:\n{}\n---- one pass:\n{}",
+                        with(extra),
+                        String::from_utf8_lossy(&got),
+                        String::from_utf8_lossy(&one_pass)
+                    );
+                }
+            }
+        }
+    }
+}

@@ -131,6 +131,9 @@ pub struct Args {
     /// Write each output line at once, even into a pipe (urlsift --line-buffered - | ...)
     #[arg(long)]
     pub line_buffered: bool,
+    /// Bytes per piece of input (tests move every boundary with tiny ones)
+    #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(16..=1 << 30))]
+    pub piece_size: Option<u32>,
     /// Parse the URL arguments (or stdin lines) and print JSON (urlsift --parse 'ftp://a.b/c')
     #[arg(long)]
     pub parse: bool,
@@ -188,6 +191,8 @@ pub struct Config {
     pub limits: Limits,
     /// `--parse` mode.
     pub parse: bool,
+    /// The hidden `--piece-size`: bytes per piece instead of the default.
+    pub piece_size: Option<usize>,
     /// Flush the output after each line (`--line-buffered`; always on a
     /// terminal).
     pub line_buffered: bool,
@@ -275,6 +280,7 @@ impl Args {
             message_id: self.message_id,
             limits,
             parse: self.parse,
+            piece_size: self.piece_size.map(|n| n as usize),
             line_buffered: self.line_buffered,
             paths: self.paths,
         })
@@ -425,6 +431,14 @@ mod tests {
     fn line_buffered() {
         assert!(cfg(&["--line-buffered"]).line_buffered);
         assert!(!cfg(&[]).line_buffered);
+    }
+
+    #[test]
+    fn piece_size() {
+        assert_eq!(cfg(&["--piece-size", "64"]).piece_size, Some(64));
+        assert_eq!(cfg(&[]).piece_size, None);
+        assert!(fails(&["--piece-size", "15"]));
+        assert!(fails(&["--piece-size", "2000000000"]));
     }
 
     #[test]

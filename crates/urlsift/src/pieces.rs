@@ -565,7 +565,10 @@ mod tests {
                 assert_eq!(got, whole, "{max_bytes} {max_lines} {target}");
                 // The first read of lookahead, and past the long lines
                 // only up to their next line feeds.
-                assert!(most <= FIRST_LOOK.max(40_000 + 26 + 2 * FIRST_LOOK), "{most}");
+                assert!(
+                    most <= FIRST_LOOK.max(40_000 + 26 + 2 * FIRST_LOOK),
+                    "{most}"
+                );
             }
         }
     }

@@ -76,6 +76,9 @@ pub fn run(cfg: Config) -> i32 {
         return crate::parse::run_parse(&cfg);
     }
     let start = Instant::now();
+    if let Some(n) = cfg.piece_size {
+        set_piece(n);
+    }
     let walker = Walker::new(&cfg.paths);
     let show = cfg
         .with_filename

@@ -1,15 +1,34 @@
 //! Reading an input in pieces cut at line starts, and the buffers they reuse.
 
 use std::io::{self, Read};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Bytes per piece (before the lookahead).
 pub(super) const PIECE: usize = 1 << 20;
-/// Plain files larger than this are split among the threads.
-pub(super) const SPLIT_MIN: u64 = 8 << 20;
 
-pub(super) use urlsift::Piece;
+/// The piece size in use: [`PIECE`], unless the hidden `--piece-size`
+/// (for tests that move every boundary) set another. Every size the
+/// scheduler works with follows from it.
+static PIECE_SIZE: AtomicUsize = AtomicUsize::new(PIECE);
+
+/// Bytes per piece (before the lookahead): [`PIECE`] but in tests.
+pub(super) fn piece() -> usize {
+    PIECE_SIZE.load(Ordering::Relaxed)
+}
+
+/// Sets the piece size (the hidden `--piece-size`).
+pub(super) fn set_piece(n: usize) {
+    PIECE_SIZE.store(n, Ordering::Relaxed);
+}
+
+/// Plain files larger than this (8 pieces) are split among the threads.
+pub(super) fn split_min() -> u64 {
+    8 * piece() as u64
+}
+
 use urlsift::Limits;
+pub(super) use urlsift::Piece;
 
 /// The library's piece reader with the command's buffer pools, taking a
 /// read error as the end of the input: the bytes read before it are
@@ -30,7 +49,7 @@ impl<R: Read> PieceReader<R> {
     /// `scanner` needs; what a live input sends is searched each time it
     /// pauses (see [`super::live`]).
     pub(super) fn stream(r: R, scanner: urlsift::Scanner) -> PieceReader<R> {
-        PieceReader::pooled(reader(r, PIECE, scanner.get_limits()).live(scanner))
+        PieceReader::pooled(reader(r, piece(), scanner.get_limits()).live(scanner))
     }
 
     /// Reads only the range `[start, stop)` of the input (see

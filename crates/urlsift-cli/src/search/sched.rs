@@ -184,7 +184,7 @@ impl<'s> Sched<'_, 's, '_, '_> {
         let Sched { order, ctx, .. } = self;
         let mut key = h.key;
         if let Some((file, size, input)) = h.large {
-            let ranges = size.div_ceil(PIECE as u64);
+            let ranges = size.div_ceil(piece() as u64);
             for r in 0..ranges {
                 if ctx.stop.load(Ordering::Relaxed) {
                     return;
@@ -320,25 +320,25 @@ pub(super) fn run_parallel(
                         regular: true,
                         size: None,
                         ..
-                    } if !ctx.msgs && !gz_name(path) => (None, Some(UNSIZED)),
+                    } if !ctx.msgs && !gz_name(path) => (None, Some(unsized_weight())),
                     Entry::File {
                         regular: true,
                         size: Some(n),
                         ..
-                    } => (Some(*n), Some(*n).filter(|&n| n <= SPLIT_MIN)),
+                    } => (Some(*n), Some(*n).filter(|&n| n <= split_min())),
                     Entry::File { path, .. } => {
                         let n = std::fs::metadata(path)
                             .ok()
                             .filter(|md| md.is_file())
                             .map(|md| md.len());
-                        (n, n.filter(|&n| n <= SPLIT_MIN))
+                        (n, n.filter(|&n| n <= split_min()))
                     }
                     _ => (None, None),
                 };
                 if let Some(w) = weight {
                     batch.push(input);
                     batch_bytes += w;
-                    if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
+                    if batch_bytes >= piece() as u64 || batch.len() >= 256 {
                         flush!();
                     }
                     continue;
