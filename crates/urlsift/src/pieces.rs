@@ -328,8 +328,12 @@ impl<R: Read> PieceReader<R> {
     fn cut_at(&self, data: &[u8], rest: Option<usize>) -> Result<usize, usize> {
         let len = data.len();
         let look = self.first_look();
-        // No more than `look` of the lookahead at a time.
-        let more = |c: usize| len.saturating_add(look).min(c.saturating_add(self.look));
+        // The lookahead doubled at each step (each step counts its line
+        // feeds again: linear in all), up to `self.look`.
+        let more = |c: usize| {
+            let ahead = (len - c).saturating_mul(2).max(look);
+            c.saturating_add(ahead).min(c.saturating_add(self.look))
+        };
         if let Some(rest) = rest.filter(|&rest| rest <= len) {
             return match self.eof || self.enough(&data[rest..]) {
                 true => Ok(rest),
