@@ -14,6 +14,12 @@
 //! a piece is cut inside, with a [`PieceContext`] saying what the scanner
 //! needs to know of the line before the cut. Memory is one piece buffer
 //! (`target + look` bytes) and the carried lookahead, whatever the input.
+//!
+//! With [`PieceReader::max_lines`] the lookahead is read only as far as a
+//! candidate can reach (past that many line feeds none goes on), so a large
+//! `look` costs only where lines are long. With [`PieceReader::live`] the
+//! bytes of a stream that pauses come at once, cut where the scanner
+//! decides every candidate before the cut.
 
 use std::io::{self, Read};
 
