@@ -118,6 +118,7 @@ impl Default for Limits {
 }
 
 /// How a URL stands in the text (RFC 1738, Appendix).
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Form {
     /// `<URL:scheme:...>`, the recommended wrapper; all whitespace inside is
@@ -173,6 +174,7 @@ pub enum HyphenChoice {
 }
 
 /// Why a candidate was abandoned before its closing `>`.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unclosed {
     /// A blank line came first.
@@ -203,6 +205,7 @@ impl fmt::Display for Unclosed {
 }
 
 /// Why a candidate is not a URL.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rejection {
     /// Closed by `>`, but not a URL by RFC 1738 section 5.

@@ -4,12 +4,13 @@
 //! Every input is read with `read()` into reused buffers, in pieces of
 //! about [`PIECE`] bytes cut at a line start (just after a blank line when
 //! there is one, so a mail header block is never cut; inside a line only
-//! when a line is longer than a piece, with a [`PieceContext`]), each
-//! carrying the lookahead its last candidates may need (at most
-//! [`Limits::max_bytes`](urlsift::Limits), only as far as
-//! `max_lines` lines reach), and scanned with [`Scanner::scan_piece_each`],
-//! formatting as it goes. A live input (a pipe, a FIFO, a terminal) is
-//! searched each time it pauses (see `live`).
+//! when a line is longer than a piece, with a
+//! [`PieceContext`](urlsift::PieceContext)), each carrying the lookahead
+//! its last candidates may need (at most
+//! [`Limits::max_bytes`](urlsift::Limits), only as far as `max_lines` lines
+//! reach), and scanned with [`Scanner::scan_piece_each`], formatting as it
+//! goes. A live input (a pipe, a FIFO, a terminal) is searched each time it
+//! pauses (see `live`).
 //!
 //! One thread: one sequential pass per input, output written piece by
 //! piece. Several threads: the scheduling thread is one of the rayon pool's
