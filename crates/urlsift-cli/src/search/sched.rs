@@ -202,7 +202,7 @@ impl<'s> Sched<'_, 's, '_, '_> {
                 && st
                     .handbacks
                     .first_key_value()
-                    .map_or(true, |(&k, _)| k >= key)
+                    .is_none_or(|(&k, _)| k >= key)
             {
                 st = flow.cv.wait(st).unwrap_or_else(|e| e.into_inner());
             }
