@@ -370,6 +370,8 @@ mod piece_splitting {
             Just(vec!["-u", "-n"]),
             Just(vec!["-n", "--max-bytes", "64", "--max-lines", "2"]),
             Just(vec!["-n", "--message-id"]),
+            Just(vec!["-m", "3", "-n"]),
+            Just(vec!["--tally"]),
         ]
     }
 

@@ -3,6 +3,7 @@
 
 mod args;
 mod generate;
+mod globs;
 mod mail;
 mod parse;
 mod printer;

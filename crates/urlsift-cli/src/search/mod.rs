@@ -83,7 +83,7 @@ pub fn run(cfg: Config) -> i32 {
     if let Some(n) = cfg.piece_size {
         set_piece(n);
     }
-    let walker = Walker::new(&cfg.paths);
+    let walker = Walker::new(&cfg.paths).globs(cfg.globs.clone());
     let show = cfg
         .with_filename
         .unwrap_or(walker.had_dir() || cfg.paths.len() > 1);
@@ -116,7 +116,7 @@ pub fn run(cfg: Config) -> i32 {
     } else {
         run_parallel(inputs, ctx, &mut sink, cfg.threads)
     }
-    .and_then(|_| sink.out.flush());
+    .and_then(|_| sink.finish());
     let mut code = if sink.stats.matches > 0 { 0 } else { 1 };
     if sink.failed.is_some() {
         code = 2;

@@ -1,6 +1,7 @@
 //! Ordered output: units written in input order whoever finishes them, and the sink that writes.
 
 use crate::args::Mode;
+use crate::printer::tally::Tally;
 use crate::printer::{Printer, Recs};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
@@ -21,6 +22,11 @@ pub(super) struct Sink<'a> {
     pub(super) cur_lines: u64,
     pub(super) stats: Stats,
     pub(super) buf: Vec<u8>,
+    /// With `--tally`: the URLs counted, written at the end.
+    pub(super) tally: Option<Tally>,
+    /// With context lines: whether an input has written some, and whether
+    /// the current one has (`--` goes between inputs).
+    pub(super) wrote: (bool, bool),
 }
 
 impl<'a> Sink<'a> {
@@ -35,18 +41,39 @@ impl<'a> Sink<'a> {
             cur_lines: 0,
             stats: Stats::default(),
             buf: Vec::new(),
+            tally: printer.new_tally(),
+            wrote: (false, false),
         }
+    }
+
+    /// Writes what is written at the end (the tally) and flushes.
+    pub(super) fn finish(&mut self) -> io::Result<()> {
+        if let Some(t) = &self.tally {
+            t.write(&mut self.out)?;
+        }
+        self.out.flush()
     }
 
     /// Writes `r`, its relative line numbers moved by `base`.
     pub(super) fn write_recs(&mut self, mut r: Recs, base: u64) -> io::Result<()> {
-        let n = if self.printer.unique() {
+        let n = if self.printer.keyed() {
             r.shift_lines(base);
             self.buf.clear();
+            // -m: what the input may still print.
+            let room = self
+                .printer
+                .max_count()
+                .map_or(u64::MAX, |m| m.saturating_sub(self.cur_count));
             let mut start = 0;
             let mut n = 0;
             for (k, end) in r.keys {
-                if self.seen.insert(k) {
+                if n >= room {
+                    break;
+                }
+                if let Some(t) = &mut self.tally {
+                    t.add(self.cur_input, k, &r.body[start..end]);
+                    n += 1;
+                } else if !self.printer.unique() || self.seen.insert(k) {
                     self.buf.extend_from_slice(&r.body[start..end]);
                     n += 1;
                 }
@@ -57,6 +84,12 @@ impl<'a> Sink<'a> {
             }
             n
         } else {
+            if self.printer.separates_inputs() && !r.body.is_empty() {
+                if self.wrote == (true, false) {
+                    self.out.write_all(b"--\n")?;
+                }
+                self.wrote = (true, true);
+            }
             if base > 0 && !r.lines.is_empty() {
                 r.write_shifted(&mut self.out, base)?;
             } else if !r.body.is_empty() {
@@ -73,6 +106,7 @@ impl<'a> Sink<'a> {
     pub(super) fn chunk(&mut self, c: Chunk) -> io::Result<()> {
         if c.input != self.cur_input {
             self.cur_input = c.input;
+            self.wrote.1 = false;
             self.cur_count = 0;
             self.cur_lines = 0;
         }
@@ -87,6 +121,9 @@ impl<'a> Sink<'a> {
         if c.last {
             if let Some(name) = name {
                 self.stats.files += 1;
+                if let Some(t) = &mut self.tally {
+                    t.input_done(c.input, name);
+                }
                 self.buf.clear();
                 match self.printer.mode() {
                     Mode::Count => self.printer.count_line(&mut self.buf, name, self.cur_count),

@@ -1,6 +1,7 @@
 //! Searching one unit of work: a stream piece by piece, one small file, a batch of files.
 
 use crate::mail::{MessageMap, MessageTracker};
+use crate::printer::context::{own_lines, ContextLines};
 use crate::printer::{InputName, Recs};
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
@@ -79,16 +80,33 @@ pub(super) fn search_pieces<R: Read>(
 ) -> Result<(), Fail> {
     let mut tracker = ctx.msgs.then(MessageTracker::new);
     let mut lines = 0u64;
+    // -A/-B/-C: what one piece leaves to the next.
+    let mut context = ctx.printer.context_lines();
+    let json_lines = ctx.printer.json_lines();
+    // -m: the records this reader may still need (without -u, where later
+    // records may replace dropped ones; with context, the lines after the
+    // last URL may be in the next piece); a range needs no more than its
+    // whole input.
+    let mut room = (!ctx.printer.unique() && context.is_none())
+        .then(|| ctx.printer.max_count())
+        .flatten()
+        .unwrap_or(u64::MAX);
     let mut next = first.or_else(|| pr.next_piece());
     while let Some(p) = next.take() {
-        if ctx.stop.load(Ordering::Relaxed) {
+        if ctx.stop.load(Ordering::Relaxed) || room == 0 {
             return Ok(());
         }
         let map = tracker
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
-        let (recs, lf) = search_piece(&p, lines, relative, map.as_ref(), ctx, name);
+        let (recs, lf) = match context.as_mut() {
+            Some(cl) => search_piece_context(&p, lines, cl, ctx, name),
+            // (Context is read in order, from the input's start.)
+            None if json_lines => search_piece_json_lines(&p, lines, map.as_ref(), ctx, name),
+            None => search_piece(&p, lines, relative, map.as_ref(), ctx, name),
+        };
         lines += lf;
+        room = room.saturating_sub(recs.count);
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.into_buffer());
         next = pr.next_piece();
@@ -133,6 +151,65 @@ pub(super) fn search_piece(
             ctx.printer.push_match(&mut recs, name, m, id);
         },
     );
+    (recs, lf)
+}
+
+/// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
+/// text of its URL's own lines (apart, so the common path stays as lean).
+pub(super) fn search_piece_json_lines(
+    p: &Piece,
+    lines: u64,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            let id = map.and_then(|mm| mm.lookup(m.offset()));
+            let own = own_lines(p.bytes(), p.offset, m.offset(), m.end());
+            ctx.printer
+                .push_match_with(&mut recs, name, m, id, Some(own));
+        },
+    );
+    (recs, lf)
+}
+
+/// Searches one piece of an input read in order for `-A/-B/-C`: its lines
+/// and their context through `cl`, which carries what the next piece needs.
+pub(super) fn search_piece_context(
+    p: &Piece,
+    lines: u64,
+    cl: &mut ContextLines,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let mut marks = Vec::new();
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            marks.extend(ctx.printer.mark(m));
+        },
+    );
+    cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
     (recs, lf)
 }
 
