@@ -429,3 +429,35 @@ mod piece_splitting {
         }
     }
 }
+
+#[test]
+fn a_terminal_gets_each_url_at_once() {
+    use std::io::Write;
+    // script(1) runs the command on a pseudo-terminal: its input and its
+    // output are a terminal (line-buffered without being asked).
+    let cmd = format!("{} --color never", env!("CARGO_BIN_EXE_urlsift"));
+    let mut child = std::process::Command::new("script")
+        .args(["-qfec", &cmd, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script(1), from util-linux");
+    let mut input = child.stdin.take().unwrap();
+    let rx = lines_of(&mut child);
+    // The terminal echoes what is typed: only the URL lines count.
+    let mut url = |want: &str| loop {
+        let l = next_line(&rx, &mut child, "pty");
+        if l.trim_end_matches('\r') == want {
+            break;
+        }
+    };
+    input.write_all(b"see <news:pty.example> now\n").unwrap();
+    input.flush().unwrap();
+    url("news:pty.example");
+    input.write_all(b"and <http://two.example/>\n").unwrap();
+    input.flush().unwrap();
+    url("http://two.example/");
+    let _ = child.kill();
+    let _ = child.wait();
+}
