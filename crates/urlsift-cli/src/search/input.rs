@@ -4,6 +4,7 @@ use crate::walk::{self, Entry};
 use flate2::read::MultiGzDecoder;
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -73,9 +74,20 @@ pub(super) fn open_peeked(entry: &Entry, path: &Path) -> io::Result<(File, bool)
 /// first read (see [`Sniffed`], also for what a known regular file saves).
 pub(super) fn input_reader(entry: &Entry) -> io::Result<Box<dyn Read + Send>> {
     match entry {
-        Entry::Stdin => Ok(Box::new(io::stdin())),
+        Entry::Stdin => Ok(super::live::stdin()),
         Entry::File { path, .. } if gz_name(path) => {
             Ok(Box::new(MultiGzDecoder::new(entry.open()?)))
+        }
+        Entry::File { regular: false, .. } => {
+            // A FIFO or a device: maybe live.
+            let file = entry.open()?;
+            let probe = file.try_clone()?;
+            let sniffed = Box::new(Sniffed {
+                state: Sniff::Unknown(file),
+                regular: false,
+                eof: false,
+            });
+            Ok(super::live::wrap(sniffed, probe.as_fd()))
         }
         Entry::File { regular, .. } => Ok(Box::new(Sniffed {
             state: Sniff::Unknown(entry.open()?),

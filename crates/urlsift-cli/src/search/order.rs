@@ -142,7 +142,7 @@ impl<'a> Sink<'a> {
             if self.failed != Some(c.input) {
                 self.failed = Some(c.input);
                 self.out.flush()?;
-                eprintln!("{e}");
+                crate::warn(format_args!("{e}"));
             }
         }
         Ok(())
