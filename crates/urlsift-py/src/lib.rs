@@ -240,9 +240,16 @@ struct FileState {
 /// memory (see `extract_file`).
 #[pyclass(name = "FileMatches", module = "urlsift")]
 pub struct FileMatches {
-    state: Mutex<FileState>,
+    /// Boxed: the scanner's state holds SIMD values aligned to 32 bytes,
+    /// more than Python's allocator gives a class instance (16), and a Box
+    /// is allocated with the alignment its contents ask.
+    state: Box<Mutex<FileState>>,
     path: Arc<str>,
 }
+
+// No class instance may hold what needs more alignment than 16 bytes.
+const _: () = assert!(std::mem::align_of::<FileMatches>() <= 16);
+const _: () = assert!(std::mem::align_of::<PyMatch>() <= 16);
 
 #[pymethods]
 impl FileMatches {
@@ -298,10 +305,10 @@ fn extract_file(
         .allow_threads(|| StreamScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
     Ok(FileMatches {
-        state: Mutex::new(FileState {
+        state: Box::new(Mutex::new(FileState {
             scan,
             ready: VecDeque::new(),
-        }),
+        })),
         path: name,
     })
 }
