@@ -151,7 +151,7 @@ def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = 
         found = urlsift.extract(text, naked=naked, raw=raw, strict=strict)
         return [_values(m, MATCH_FIELDS) for m in found]
 
-    return udf(urls, ArrayType(match_struct(), False))(col)
+    return udf(urls, ArrayType(match_struct(), False), useArrow=False)(col)
 
 
 def read_list(path: str) -> List[str]:
@@ -203,10 +203,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.master and args.master.startswith("local"):
         # Local workers run this interpreter (and so this package).
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    builder = SparkSession.builder.appName("urlsift")
-    if args.master:
-        builder = builder.master(args.master)
-    spark = builder.getOrCreate()
+    # A session already running (a notebook's, a test's) is used and left
+    # running; one started here is stopped at the end.
+    spark = SparkSession.getActiveSession()
+    own = spark is None
+    if own:
+        builder = SparkSession.builder.appName("urlsift")
+        if args.master:
+            builder = builder.master(args.master)
+        spark = builder.getOrCreate()
     try:
         sc = spark.sparkContext
         errors = sc.accumulator(0)
@@ -221,7 +226,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "ignoreNullFields", "false"
         ).option("compression", args.compression).json(args.out)
     finally:
-        spark.stop()
+        if own:
+            spark.stop()
     if errors.value:
         print(f"urlsift: {errors.value} file(s) could not be read", file=sys.stderr)
         return 2
