@@ -16,8 +16,8 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
 use urlsift::{Policy, Scanner, Url};
 
-mod scan;
 mod input;
+mod scan;
 // The command's Message-ID tracker, shared rather than copied so that the
 // package and the command give the same `message_id`.
 #[path = "../../urlsift-cli/src/mail.rs"]
@@ -26,9 +26,9 @@ mod messages;
 mod options;
 mod record;
 
-use scan::StreamScan;
 use options::Options;
 use record::{Record, WarningRecord};
+use scan::StreamScan;
 
 create_exception!(
     urlsift,

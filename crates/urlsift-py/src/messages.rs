@@ -57,7 +57,10 @@ fn after_last_blank_line(data: &[u8], from: usize) -> Option<usize> {
     while let Some(k) = memchr::memrchr(b'\n', &data[from..end]) {
         let nl = from + k;
         let start = memchr::memrchr(b'\n', &data[..nl])? + 1;
-        if data[start..nl].iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
+        if data[start..nl]
+            .iter()
+            .all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+        {
             return Some(nl + 1);
         }
         end = start.max(from);
