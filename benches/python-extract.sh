@@ -15,7 +15,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 python3 "$shared/bench/gen-corpus" --size "$size" --seed 1 --out "$tmp/corpus" >/dev/null
 mbox="$tmp/corpus/mail.mbox"
-"$py" - "$bin" "$mbox" "${RUNS:-3}" <<'PY'
+"$py" - "$bin" "$mbox" "${RUNS:-10}" <<'PY'
 import os, subprocess, sys, time
 import urlsift
 

@@ -88,62 +88,63 @@ impl PyMatch {
     /// 1-based line of the opening `<`.
     #[getter]
     fn line(&self) -> u64 {
-        self.rec.line
+        self.rec.get().line()
     }
     /// 1-based byte column of the opening `<`.
     #[getter]
     fn column(&self) -> u64 {
-        self.rec.column
+        self.rec.get().column()
     }
     /// Byte offset of the opening `<` (of the UTF-8 bytes, for `str` input).
     #[getter]
     fn offset(&self) -> u64 {
-        self.rec.offset
+        self.rec.get().offset()
     }
     /// The URL: joined across lines, quote prefixes and whitespace removed.
     #[getter]
     fn url(&self) -> &str {
-        &self.rec.url
+        self.rec.url()
     }
     /// `"wrapped"` (`<URL:...>`) or `"bracketed"` (`<scheme:...>`).
     #[getter]
     fn form(&self) -> &str {
-        self.rec.form
+        self.rec.get().form().as_str()
     }
     /// The scheme in lower case.
     #[getter]
-    fn scheme(&self) -> &str {
-        &self.rec.scheme
+    fn scheme(&self) -> String {
+        self.rec.scheme()
     }
     /// The fragment after `#`, if any.
     #[getter]
-    fn fragment(&self) -> Option<&str> {
-        self.rec.fragment.as_deref()
+    fn fragment(&self) -> Option<String> {
+        self.rec.fragment()
     }
     /// Whether the URL crossed a line break.
     #[getter]
     fn broken(&self) -> bool {
-        self.rec.broken
+        self.rec.get().is_broken()
     }
     /// `"kept"`, `"dropped"` or `"mixed"` when a line break followed `-`.
     #[getter]
     fn hyphen(&self) -> Option<&str> {
-        self.rec.hyphen
+        self.rec.get().hyphen().map(|h| h.as_str())
     }
     /// The hyphen-dropped reading when both readings are valid.
     #[getter]
-    fn alternative(&self) -> Option<&str> {
-        self.rec.alternative.as_deref()
+    fn alternative(&self) -> Option<String> {
+        self.rec.get().alternative().map(|a| a.into_owned())
     }
     /// The source byte ranges `(start, end)` the URL was joined from.
     #[getter]
     fn spans(&self) -> Vec<(u64, u64)> {
-        self.rec.spans.clone()
+        self.rec.spans()
     }
     /// Section 6 warnings: dicts with `code`, `message`, `offset`.
     #[getter]
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        warnings_list(py, &self.rec.warnings)
+        let ws = self.rec.parsed().map(|u| record::warnings(&u));
+        warnings_list(py, ws.as_deref().unwrap_or_default())
     }
     /// The Message-ID of the message holding the URL.
     #[getter]
@@ -155,21 +156,24 @@ impl PyMatch {
     /// (`spans` as lists of two).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = &self.rec;
+        let m = r.get();
+        let url = r.parsed();
         let d = PyDict::new(py);
         d.set_item("path", r.path.as_deref())?;
-        d.set_item("line", r.line)?;
-        d.set_item("column", r.column)?;
-        d.set_item("offset", r.offset)?;
-        d.set_item("url", &r.url)?;
-        d.set_item("form", r.form)?;
-        d.set_item("scheme", &r.scheme)?;
-        d.set_item("fragment", r.fragment.as_deref())?;
-        d.set_item("broken", r.broken)?;
-        d.set_item("hyphen", r.hyphen)?;
-        d.set_item("alternative", r.alternative.as_deref())?;
-        let spans: Vec<[u64; 2]> = r.spans.iter().map(|&(s, e)| [s, e]).collect();
+        d.set_item("line", m.line())?;
+        d.set_item("column", m.column())?;
+        d.set_item("offset", m.offset())?;
+        d.set_item("url", r.url())?;
+        d.set_item("form", m.form().as_str())?;
+        d.set_item("scheme", r.scheme())?;
+        d.set_item("fragment", url.as_ref().and_then(|u| u.fragment()))?;
+        d.set_item("broken", m.is_broken())?;
+        d.set_item("hyphen", m.hyphen().map(|h| h.as_str()))?;
+        d.set_item("alternative", m.alternative())?;
+        let spans: Vec<[u64; 2]> = m.spans().iter().map(|s| [s.start, s.end]).collect();
         d.set_item("spans", spans)?;
-        d.set_item("warnings", warnings_list(py, &r.warnings)?)?;
+        let ws = url.as_ref().map(record::warnings).unwrap_or_default();
+        d.set_item("warnings", warnings_list(py, &ws)?)?;
         d.set_item("message_id", r.message_id.as_deref())?;
         Ok(d)
     }
@@ -184,15 +188,15 @@ impl PyMatch {
         };
         Ok(format!(
             "Match({path}line={}, column={}, url={}, form={})",
-            r.line,
-            r.column,
-            q(&r.url)?,
-            q(r.form)?
+            r.get().line(),
+            r.get().column(),
+            q(r.url())?,
+            q(r.get().form().as_str())?
         ))
     }
 
     fn __str__(&self) -> &str {
-        &self.rec.url
+        self.rec.url()
     }
 }
 

@@ -157,6 +157,27 @@ impl Ids {
     }
 }
 
+/// Message-IDs as shared strings: the matches of one message share one.
+#[derive(Debug, Default)]
+pub struct Interned {
+    last: Option<Arc<str>>,
+}
+
+impl Interned {
+    /// `id` as a shared string, the last one again when it is the same.
+    pub fn get(&mut self, id: Option<&str>) -> Option<Arc<str>> {
+        let id = id?;
+        match &self.last {
+            Some(last) if **last == *id => Some(last.clone()),
+            _ => {
+                let new: Arc<str> = Arc::from(id);
+                self.last = Some(new.clone());
+                Some(new)
+            }
+        }
+    }
+}
+
 /// Locks the shared state (a panic while it was held cannot leave it
 /// half-written in a way that matters more than the panic itself).
 pub fn lock(ids: &Mutex<Ids>) -> MutexGuard<'_, Ids> {

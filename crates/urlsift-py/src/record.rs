@@ -16,64 +16,60 @@ pub struct WarningRecord {
     pub offset: usize,
 }
 
-/// The `--json` fields of one URL.
+/// One URL with what its `--json` fields are computed from: the match, the
+/// input's name and the Message-ID. The parsed parts (`scheme`,
+/// `fragment`, `warnings`) are computed when asked: iterating over URLs
+/// costs no second parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
+    m: Match,
     /// The input's path, `None` for data given in memory (as stdin's).
     pub path: Option<Arc<str>>,
-    /// 1-based line of the opening `<`.
-    pub line: u64,
-    /// 1-based byte column of the opening `<`.
-    pub column: u64,
-    /// Byte offset of the opening `<`.
-    pub offset: u64,
-    /// The URL (the hyphen-kept reading, as the command's default).
-    pub url: String,
-    /// `"wrapped"` or `"bracketed"`.
-    pub form: &'static str,
-    /// The scheme in lower case.
-    pub scheme: String,
-    /// The `#fragment` without `#`.
-    pub fragment: Option<String>,
-    /// Whether the URL crossed a line break.
-    pub broken: bool,
-    /// `"kept"`, `"dropped"` or `"mixed"` when a line break followed `-`.
-    pub hyphen: Option<&'static str>,
-    /// The hyphen-dropped reading when both are valid.
-    pub alternative: Option<String>,
-    /// Source byte ranges `[start, end)` the URL was joined from.
-    pub spans: Vec<(u64, u64)>,
-    /// Section 6 warnings.
-    pub warnings: Vec<WarningRecord>,
     /// The Message-ID of the message holding the URL.
-    pub message_id: Option<String>,
+    pub message_id: Option<Arc<str>>,
 }
 
 impl Record {
-    /// The record of a valid match, or `None` for one the command would not
-    /// print (a rejected candidate, or, never in practice, a URL that does
-    /// not parse again: the command skips it too).
-    pub fn new(m: &Match, path: Option<&Arc<str>>, message_id: Option<&str>) -> Option<Record> {
-        if !m.is_valid() {
-            return None;
-        }
-        let url = Url::parse_with(m.as_bytes(), m.policy()).ok()?;
-        Some(Record {
+    /// The record of a valid match, or `None` for a rejected candidate
+    /// (which `--json` does not print).
+    pub fn new(m: Match, path: Option<&Arc<str>>, message_id: Option<Arc<str>>) -> Option<Record> {
+        m.is_valid().then(|| Record {
+            m,
             path: path.cloned(),
-            line: m.line(),
-            column: m.column(),
-            offset: m.offset(),
-            url: url.as_str().to_owned(),
-            form: m.form().as_str(),
-            scheme: url.scheme().to_ascii_lowercase(),
-            fragment: url.fragment().map(str::to_owned),
-            broken: m.is_broken(),
-            hyphen: m.hyphen().map(|h| h.as_str()),
-            alternative: m.alternative().map(|a| a.into_owned()),
-            spans: m.spans().iter().map(|s| (s.start, s.end)).collect(),
-            warnings: warnings(&url),
-            message_id: message_id.map(str::to_owned),
+            message_id,
         })
+    }
+
+    /// The match.
+    pub fn get(&self) -> &Match {
+        &self.m
+    }
+
+    /// The URL parsed again (a valid match always parses: the scanner
+    /// validated it with the same parser and policy).
+    pub fn parsed(&self) -> Option<Url<'_>> {
+        Url::parse_with(self.m.as_bytes(), self.m.policy()).ok()
+    }
+
+    /// The URL (the hyphen-kept reading, the command's default); ASCII.
+    pub fn url(&self) -> &str {
+        std::str::from_utf8(self.m.as_bytes()).unwrap_or_default()
+    }
+
+    /// The scheme in lower case.
+    pub fn scheme(&self) -> String {
+        let b = self.m.as_bytes();
+        String::from_utf8_lossy(&b[..urlsift::Scheme::name_len(b)]).to_ascii_lowercase()
+    }
+
+    /// The `#fragment` without `#`.
+    pub fn fragment(&self) -> Option<String> {
+        self.parsed()?.fragment().map(str::to_owned)
+    }
+
+    /// The source byte ranges `[start, end)` the URL was joined from.
+    pub fn spans(&self) -> Vec<(u64, u64)> {
+        self.m.spans().iter().map(|s| (s.start, s.end)).collect()
     }
 }
 
@@ -99,17 +95,13 @@ mod tests {
         let text = b"x\n> <URL:HTTP://a.b/~x-\n>   y#frag>\n";
         let found = Scanner::new().extract(text);
         let path: Arc<str> = Arc::from("dir/a");
-        let r = Record::new(&found[0], Some(&path), Some("<1@x>")).unwrap();
-        assert_eq!(r.url, "HTTP://a.b/~x-y#frag");
-        assert_eq!((r.line, r.column, r.offset), (2, 3, 4));
-        assert_eq!(r.form, "wrapped");
-        assert_eq!(r.scheme, "http");
-        assert_eq!(r.fragment.as_deref(), Some("frag"));
-        assert!(r.broken);
-        assert_eq!(r.hyphen, Some("kept"));
-        assert_eq!(r.alternative.as_deref(), Some("HTTP://a.b/~xy#frag"));
-        assert_eq!(r.spans.len(), 2);
-        assert_eq!(r.warnings[0].code, "tilde");
+        let r = Record::new(found[0].clone(), Some(&path), Some(Arc::from("<1@x>"))).unwrap();
+        assert_eq!(r.url(), "HTTP://a.b/~x-y#frag");
+        assert_eq!(r.scheme(), "http");
+        assert_eq!(r.fragment().as_deref(), Some("frag"));
+        assert_eq!(r.spans().len(), 2);
+        let url = r.parsed().unwrap();
+        assert_eq!(warnings(&url)[0].code, "tilde");
         assert_eq!(r.message_id.as_deref(), Some("<1@x>"));
         assert_eq!(r.path.as_deref(), Some("dir/a"));
     }
@@ -118,6 +110,6 @@ mod tests {
     fn rejected_candidates_have_no_record() {
         let found = Scanner::new().rejected(true).extract(b"<http://a-/>");
         assert_eq!(found.len(), 1);
-        assert!(Record::new(&found[0], None, None).is_none());
+        assert!(Record::new(found[0].clone(), None, None).is_none());
     }
 }

@@ -10,16 +10,20 @@ use urlsift::{Extractor, Match, Scanner};
 
 use crate::input;
 use crate::mail::MessageTracker;
-use crate::messages::{lock, Ids, Tee};
+use crate::messages::{lock, Ids, Interned, Tee};
 use crate::record::Record;
 
 /// The records of the URLs in `data` (in memory already: one pass).
 pub fn extract_bytes(data: &[u8], scanner: Scanner) -> Vec<Record> {
     let map = MessageTracker::new().feed(data, 0);
+    let mut ids = Interned::default();
     scanner
         .extract(data)
-        .iter()
-        .filter_map(|m| Record::new(m, None, map.lookup(m.offset())))
+        .into_iter()
+        .filter_map(|m| {
+            let id = ids.get(map.lookup(m.offset()));
+            Record::new(m, None, id)
+        })
         .collect()
 }
 
@@ -30,6 +34,7 @@ pub struct StreamScan {
     /// Matches taken from the extractor whose Message-ID is not known yet.
     held: VecDeque<Match>,
     path: Option<Arc<str>>,
+    interned: Interned,
     done: bool,
     /// A read error, given after the records read before it.
     error: Option<io::Error>,
@@ -49,6 +54,7 @@ impl StreamScan {
             ids,
             held: VecDeque::new(),
             path,
+            interned: Interned::default(),
             done: false,
             error: None,
         }
@@ -65,8 +71,9 @@ impl StreamScan {
                     let Some(id) = ids.lookup(m.offset()) else {
                         break;
                     };
+                    let id = self.interned.get(id);
+                    let m = self.held.pop_front().expect("a front match");
                     out.extend(Record::new(m, self.path.as_ref(), id));
-                    self.held.pop_front();
                 }
                 ids.hold(self.held.front().map(Match::offset));
                 if self.done && !self.held.is_empty() {
@@ -120,7 +127,7 @@ mod tests {
         assert_eq!(one.len(), 2);
         assert_eq!(one[0].message_id.as_deref(), Some("<1@a>"));
         assert_eq!(one[1].message_id.as_deref(), Some("<2@c>"));
-        assert_eq!(one[1].url, "ftp://c.d/y-z");
+        assert_eq!(one[1].url(), "ftp://c.d/y-z");
         for max in [1, 2, 100] {
             let name: Arc<str> = Arc::from("m");
             let mut scan = StreamScan::new(Box::new(MBOX), Some(name), Scanner::new());
