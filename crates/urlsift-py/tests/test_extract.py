@@ -185,3 +185,17 @@ def test_the_gil_is_released_while_scanning():
         t.join()
     assert max(seen) > 1000, seen
 
+
+
+def test_walk_follows_links_and_stops_at_loops(tmp_path, capsys):
+    (tmp_path / "d" / "e").mkdir(parents=True)
+    (tmp_path / "d" / "b.txt").write_text("x")
+    (tmp_path / "d" / "e" / "a.txt").write_text("x")
+    (tmp_path / "d" / "e" / "up").symlink_to(tmp_path / "d")
+    (tmp_path / "d" / "link.txt").symlink_to(tmp_path / "d" / "b.txt")
+    errors = []
+    got = list(walk(str(tmp_path / "d"), errors))
+    top = str(tmp_path / "d")
+    assert got == [f"{top}/b.txt", f"{top}/e/a.txt", f"{top}/link.txt"]
+    assert len(errors) == 1 and "symbolic link loop" in errors[0]
+    assert list(walk(str(tmp_path / "missing"))) == [str(tmp_path / "missing")]

@@ -20,6 +20,7 @@ of structs (the ``--json`` fields but ``path``) per row.
 
 import argparse
 import os
+import stat
 import sys
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -116,19 +117,39 @@ def file_rows(
             counts.add(n)
 
 
-def walk(path: str) -> Iterator[str]:
+def walk(path: str, errors: Optional[List[str]] = None, _above=()) -> Iterator[str]:
     """The files under ``path`` as the command lists them: a file as given,
-    a directory walked recursively, entries sorted by their names' bytes."""
-    if not os.path.isdir(path):
+    a directory walked recursively, entries sorted by their names' bytes,
+    symbolic links followed, a link back to a directory being walked
+    reported instead (the messages go to stderr and into ``errors``)."""
+
+    def error(message):
+        print(f"urlsift: {message}", file=sys.stderr)
+        if errors is not None:
+            errors.append(message)
+
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        if not _above:
+            yield path  # as given: the task reports what is wrong with it
+        else:
+            error(f"{path}: {e.strerror}")
+        return
+    if not stat.S_ISDIR(st.st_mode):
         yield path
+        return
+    here = (st.st_dev, st.st_ino)
+    if here in _above:
+        error(f"{path}: symbolic link loop (directory already being searched)")
         return
     try:
         names = sorted(os.listdir(path), key=os.fsencode)
     except OSError as e:
-        print(f"urlsift: {path}: {e}", file=sys.stderr)
+        error(f"{path}: {e.strerror}")
         return
     for name in names:
-        yield from walk(os.path.join(path, name))
+        yield from walk(os.path.join(path, name), errors, _above + (here,))
 
 
 def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = False):
@@ -196,7 +217,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except NotImplementedError as e:
         print(f"urlsift: {e}", file=sys.stderr)
         return 2
-    files = [f for p in paths for f in walk(p)]
+    walk_errors: List[str] = []
+    files = [f for p in paths for f in walk(p, walk_errors)]
 
     from pyspark.sql import SparkSession
 
@@ -228,8 +250,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     finally:
         if own:
             spark.stop()
-    if errors.value:
-        print(f"urlsift: {errors.value} file(s) could not be read", file=sys.stderr)
+    if errors.value or walk_errors:
+        n = errors.value + len(walk_errors)
+        print(f"urlsift: {n} file(s) could not be read", file=sys.stderr)
         return 2
     return 0 if counts.value else 1
 
