@@ -452,3 +452,112 @@ fn bug_too_long_quoted_depends_on_chunking() {
         }
     }
 }
+
+/// A reader that hands out `data` in the given pieces, failing with the
+/// error kind between them where the list says so.
+struct Flaky {
+    steps: std::collections::VecDeque<Result<Vec<u8>, std::io::ErrorKind>>,
+}
+
+impl std::io::Read for Flaky {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.steps.pop_front() {
+            None => Ok(0),
+            Some(Err(kind)) => Err(kind.into()),
+            Some(Ok(mut bytes)) => {
+                let n = bytes.len().min(buf.len());
+                buf[..n].copy_from_slice(&bytes[..n]);
+                if n < bytes.len() {
+                    self.steps.push_front(Ok(bytes.split_off(n)));
+                }
+                Ok(n)
+            }
+        }
+    }
+}
+
+fn flaky(steps: Vec<Result<&[u8], std::io::ErrorKind>>) -> Flaky {
+    Flaky {
+        steps: steps.into_iter().map(|s| s.map(<[u8]>::to_vec)).collect(),
+    }
+}
+
+#[test]
+fn extractor_delivers_the_urls_before_a_read_error_then_the_error() {
+    use std::io::ErrorKind::Other;
+    // Two whole lines, then a line the error cuts: the first two URLs are
+    // decided (a piece of 8 bytes with no lookahead past them is enough).
+    let s = Scanner::new().limits(Limits {
+        max_bytes: 64,
+        max_lines: 100,
+    });
+    let first: &[u8] = b"<http://a.example/>\n<http://b.example/>\n<http://c.exa";
+    let mut pad = first.to_vec();
+    pad.extend(std::iter::repeat(b'x').take(80));
+    let mut it = urlsift::Extractor::with_buffer(flaky(vec![Ok(&pad), Err(Other)]), s, 8);
+    let got: Vec<String> = it
+        .by_ref()
+        .take_while(|r| r.is_ok())
+        .map(|r| r.unwrap().as_str().into_owned())
+        .collect();
+    assert_eq!(got, ["http://a.example/", "http://b.example/"]);
+    // After the error the iteration goes on where the input stood.
+    assert!(it.next().is_none());
+}
+
+#[test]
+fn extractor_resumes_after_would_block_and_retries_interrupted() {
+    use std::io::ErrorKind::{Interrupted, WouldBlock};
+    let text: &[u8] = b"> <URL:http://www.w3.org/hyper\n> text/> and <news:comp.mail.mime>\n";
+    let (a, b) = text.split_at(20);
+    let (b, c) = b.split_at(17);
+    let r = flaky(vec![
+        Ok(a),
+        Err(WouldBlock),
+        Err(Interrupted),
+        Ok(b),
+        Err(WouldBlock),
+        Ok(c),
+    ]);
+    let mut it = urlsift::Extractor::with_buffer(r, Scanner::new(), 4);
+    let mut urls = Vec::new();
+    let mut blocked = 0;
+    for item in it.by_ref() {
+        match item {
+            Ok(m) => urls.push(m.as_str().into_owned()),
+            Err(e) => {
+                assert_eq!(e.kind(), WouldBlock, "Interrupted is retried, not returned");
+                blocked += 1;
+            }
+        }
+    }
+    assert_eq!(blocked, 2);
+    assert_eq!(
+        urls,
+        ["http://www.w3.org/hypertext/", "news:comp.mail.mime"]
+    );
+    assert_eq!(urls, key_urls(&Scanner::new().extract(text)));
+}
+
+fn key_urls(ms: &[Match]) -> Vec<String> {
+    ms.iter().map(|m| m.as_str().into_owned()).collect()
+}
+
+#[test]
+fn huge_limits_do_not_overflow() {
+    let s = Scanner::new().limits(Limits {
+        max_bytes: usize::MAX,
+        max_lines: usize::MAX,
+    });
+    let text: &[u8] = b"<URL:http://a.example/\n  b> <news:x>\n";
+    let want = key_urls(&s.extract(text));
+    assert_eq!(want, ["http://a.example/b", "news:x"]);
+    let got: Vec<String> = urlsift::Extractor::with_scanner(text, s)
+        .map(|m| m.unwrap().as_str().into_owned())
+        .collect();
+    assert_eq!(got, want);
+    let mut push = PushScanner::new(s);
+    let mut got: Vec<String> = push.feed(text).map(|m| m.as_str().into_owned()).collect();
+    got.extend(push.finish().map(|m| m.as_str().into_owned()));
+    assert_eq!(got, want);
+}

@@ -263,7 +263,9 @@ pub fn rejection_name(r: Rejection) -> &'static str {
             Unclosed::Blank => "blank",
             Unclosed::TooLong => "too-long",
             Unclosed::TooManyLines => "too-many-lines",
+            other => panic!("a new way to be unclosed: {other:?}; name it here"),
         },
+        other => panic!("a new rejection: {other:?}; name it here"),
     }
 }
 

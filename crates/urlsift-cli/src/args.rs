@@ -6,6 +6,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
 
+use crate::globs::Globs;
 use urlsift::Policy;
 use urlsift::{Form, HyphenChoice, Limits};
 
@@ -20,6 +21,11 @@ EXAMPLES:
   urlsift --invalid msg.eml           the rejected <...> candidates, why
   urlsift --parse 'http://a.b/c?d'    parse URLs given as arguments
   zcat x.gz | urlsift -               read stdin
+  urlsift -g '*.mbox' ~/Mail          only the .mbox files of a tree
+  urlsift -m 5 huge.mbox              the first 5 URLs of each input
+  urlsift --tally ~/News              each URL, how often, where first
+  urlsift -C 1 -n msg.eml             each URL's lines, one line around
+  urlsift --hyperlink -C 1 a.txt      clickable URLs in their lines
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
 
@@ -40,6 +46,23 @@ pub enum HyphenArg {
     Keep,
     Drop,
     Both,
+}
+
+/// The `--tally` orders: most frequent first, or as first seen.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TallyOrder {
+    Count,
+    First,
+}
+
+/// The `--color` values.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 /// The literal flags.
@@ -108,6 +131,47 @@ pub struct Args {
     /// Parse the URL arguments (or stdin lines) and print JSON (urlsift --parse 'ftp://a.b/c')
     #[arg(long)]
     pub parse: bool,
+    /// At most N URLs per input (urlsift -m 5 huge.mbox)
+    #[arg(short = 'm', long, value_name = "N")]
+    pub max_count: Option<u64>,
+    /// Search only walked files matching GLOB, '!' to exclude; later wins (urlsift -g '*.mbox' -g '!old/' ~/Mail)
+    #[arg(short = 'g', long, value_name = "GLOB")]
+    pub glob: Vec<String>,
+    /// As --glob, ignoring case (urlsift --iglob '*.EML' dir/)
+    #[arg(long, value_name = "GLOB")]
+    pub iglob: Vec<String>,
+    /// Each normalized URL with its count and first place, most frequent first or =first as first seen (urlsift --tally dir/)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "ORDER",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "count",
+        conflicts_with_all = ["count", "files_with_matches", "parse", "unique"]
+    )]
+    pub tally: Option<TallyOrder>,
+    /// Print each URL's lines and N lines after them (urlsift -A 2 a.txt)
+    #[arg(short = 'A', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
+    pub after_context: Option<usize>,
+    /// Print each URL's lines and N lines before them (urlsift -B 2 a.txt)
+    #[arg(short = 'B', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
+    pub before_context: Option<usize>,
+    /// Print each URL's lines and N lines around them (urlsift -C 1 a.txt)
+    #[arg(short = 'C', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
+    pub context: Option<usize>,
+    /// Colour paths, line numbers and URLs: auto (a terminal, no NO_COLOR), always, never (urlsift --color always a.txt | less -R)
+    #[arg(
+        long,
+        visible_alias = "colour",
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto"
+    )]
+    pub color: ColorChoice,
+    /// Make each URL a hyperlink (OSC 8) on a terminal, or with --color always (urlsift --hyperlink a.txt)
+    #[arg(long)]
+    pub hyperlink: bool,
     /// Files or directories to search ('-' or none: stdin); with --parse, URLs
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
@@ -120,6 +184,8 @@ pub enum Mode {
     Plain,
     /// Number of URLs per input.
     Count,
+    /// Each distinct URL with its count and first place (`--tally`).
+    Tally(TallyOrder),
     /// Paths of inputs with URLs.
     FilesWithMatches,
     /// One JSON object per URL.
@@ -161,6 +227,27 @@ pub struct Config {
     pub parse: bool,
     /// Paths (or URLs with `--parse`).
     pub paths: Vec<OsString>,
+    /// At most this many records per input (`-m`).
+    pub max_count: Option<u64>,
+    /// `--glob` and `--iglob`: the walked files searched.
+    pub globs: Globs,
+    /// Lines of context (`-A`, `-B`, `-C`), when asked for.
+    pub context: Option<Context>,
+    /// `--color`.
+    pub color: ColorChoice,
+    /// `--hyperlink`.
+    pub hyperlink: bool,
+    /// `--json` (with `--tally` too).
+    pub json: bool,
+}
+
+/// Lines of context around each URL's own lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Context {
+    /// Lines before.
+    pub before: usize,
+    /// Lines after.
+    pub after: usize,
 }
 
 impl Config {
@@ -175,6 +262,8 @@ impl Args {
     pub fn into_config(self) -> Result<Config, String> {
         let mode = if self.count {
             Mode::Count
+        } else if let Some(order) = self.tally {
+            Mode::Tally(order)
         } else if self.files_with_matches {
             Mode::FilesWithMatches
         } else if self.json {
@@ -206,6 +295,20 @@ impl Args {
         if limits.max_bytes < 8 {
             return Err("--max-bytes must be at least 8".into());
         }
+        // -A and -B win over -C for their side (as grep).
+        let context = (self.after_context.is_some()
+            || self.before_context.is_some()
+            || self.context.is_some())
+        .then(|| Context {
+            before: self.before_context.or(self.context).unwrap_or(0),
+            after: self.after_context.or(self.context).unwrap_or(0),
+        });
+        // The --glob patterns, then the --iglob ones (as ripgrep adds them):
+        // the later a pattern, the higher its precedence.
+        let mut globs: Vec<(String, bool)> = Vec::new();
+        globs.extend(self.glob.iter().map(|g| (g.clone(), false)));
+        globs.extend(self.iglob.iter().map(|g| (g.clone(), true)));
+        let globs = Globs::new(&globs).map_err(|e| e.to_string())?;
         Ok(Config {
             mode,
             with_filename: if self.with_filename {
@@ -234,12 +337,19 @@ impl Args {
                 HyphenArg::Drop => HyphenChoice::Drop,
                 HyphenArg::Both => HyphenChoice::Both,
             },
-            threads,
             stats: self.stats,
             message_id: self.message_id,
             limits,
             parse: self.parse,
             paths: self.paths,
+            max_count: self.max_count,
+            globs,
+            // The context lines are read in order, one input at a time.
+            threads: if context.is_some() { 1 } else { threads },
+            context,
+            color: self.color,
+            hyperlink: self.hyperlink,
+            json: self.json,
         })
     }
 }
@@ -381,6 +491,66 @@ mod tests {
     fn paths() {
         let c = cfg(&["a", "-", "b/c"]);
         assert_eq!(c.paths, ["a", "-", "b/c"]);
+    }
+
+    #[test]
+    fn max_count_and_globs() {
+        assert_eq!(cfg(&[]).max_count, None);
+        assert_eq!(cfg(&["-m", "5"]).max_count, Some(5));
+        assert_eq!(cfg(&["--max-count=0"]).max_count, Some(0));
+        assert!(fails(&["-m", "x"]));
+        assert!(cfg(&[]).globs.is_empty());
+        let c = cfg(&["-g", "*.mbox", "--iglob", "!OLD/", "--glob=!x*"]);
+        assert!(c.globs.allows(b"a.mbox", false));
+        assert!(!c.globs.allows(b"xa.mbox", false));
+        assert!(!c.globs.allows(b"d/old", true));
+        assert!(fails(&["-g", "a[b"]));
+    }
+
+    #[test]
+    fn tally() {
+        assert_eq!(cfg(&["--tally"]).mode, Mode::Tally(TallyOrder::Count));
+        assert_eq!(cfg(&["--tally=first"]).mode, Mode::Tally(TallyOrder::First));
+        // Without '=', what follows is a path.
+        let c = cfg(&["--tally", "first"]);
+        assert_eq!((c.mode, c.paths.len()), (Mode::Tally(TallyOrder::Count), 1));
+        assert!(cfg(&["--tally", "--json"]).json);
+        assert!(fails(&["--tally=often"]));
+        assert!(fails(&["--tally", "-u"]));
+        assert!(fails(&["--tally", "-l"]));
+    }
+
+    #[test]
+    fn context_sides_and_one_thread() {
+        assert_eq!(cfg(&[]).context, None);
+        let c = cfg(&["-C", "2", "-A", "1", "-j4"]);
+        assert_eq!(
+            c.context,
+            Some(Context {
+                before: 2,
+                after: 1
+            })
+        );
+        assert_eq!(c.threads, 1, "context lines are read in order");
+        assert_eq!(
+            cfg(&["-B3"]).context,
+            Some(Context {
+                before: 3,
+                after: 0
+            })
+        );
+        assert!(fails(&["-C", "1", "-c"]));
+        assert!(fails(&["-A", "1", "--tally"]));
+        assert!(!fails(&["-C", "1", "--json"]));
+    }
+
+    #[test]
+    fn color_and_hyperlink() {
+        assert_eq!(cfg(&[]).color, ColorChoice::Auto);
+        assert_eq!(cfg(&["--color", "never"]).color, ColorChoice::Never);
+        assert_eq!(cfg(&["--colour=always"]).color, ColorChoice::Always);
+        assert!(fails(&["--color", "sometimes"]));
+        assert!(cfg(&["--hyperlink"]).hyperlink);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! grep's status (0 found, 1 nothing, 2 error).
 
 mod args;
+mod globs;
 mod mail;
+mod parse;
 mod printer;
 mod search;
 mod walk;

@@ -10,6 +10,12 @@
 use std::io::Write;
 
 use crate::args::{Config, Mode};
+
+pub mod color;
+pub mod context;
+pub mod tally;
+
+use color::{Paint, Style};
 use urlsift::{Form, HyphenChoice, Match};
 use urlsift::{Policy, Url};
 
@@ -29,8 +35,9 @@ pub struct InputName {
 pub struct Recs {
     /// The output lines.
     pub body: Vec<u8>,
-    /// With `--unique`: each record's key and the end of its bytes in
-    /// `body` (records in count and files-with-matches modes are empty).
+    /// With `--unique`, `--tally` or `-m`: each record's key (empty for
+    /// `-m` alone) and the end of its bytes in `body` (records in count and
+    /// files-with-matches modes are empty).
     pub keys: Vec<(String, usize)>,
     /// Number of records.
     pub count: u64,
@@ -130,6 +137,12 @@ pub struct Printer {
     schemes: Vec<String>,
     form: Option<Form>,
     policy: Policy,
+    max_count: Option<u64>,
+    style: Style,
+    json: bool,
+    context: Option<crate::args::Context>,
+    /// See [`Printer::keyed`].
+    keyed: bool,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -199,6 +212,27 @@ pub(crate) fn json_warnings(out: &mut Vec<u8>, url: &Url<'_>) {
     out.push(b']');
 }
 
+/// Adds `"lines":[...]` (each line of `lines`, its end dropped) to the
+/// JSON object just written.
+fn json_lines_field(out: &mut Vec<u8>, lines: Option<&[u8]>) {
+    let Some(lines) = lines else {
+        return;
+    };
+    if out.ends_with(b"}\n") {
+        out.truncate(out.len() - 2);
+    }
+    out.extend_from_slice(b",\"lines\":[");
+    for (i, l) in lines.split_inclusive(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let l = l.strip_suffix(b"\n").unwrap_or(l);
+        let l = l.strip_suffix(b"\r").unwrap_or(l);
+        json_str(out, &String::from_utf8_lossy(l));
+    }
+    out.extend_from_slice(b"]}\n");
+}
+
 /// The scheme name before the first `:` of a candidate, if it is one.
 fn candidate_scheme(bytes: &[u8]) -> Option<&[u8]> {
     let k = urlsift::Scheme::name_len(bytes);
@@ -208,7 +242,7 @@ fn candidate_scheme(bytes: &[u8]) -> Option<&[u8]> {
 impl Printer {
     /// The printer for a configuration.
     pub fn new(cfg: &Config) -> Printer {
-        Printer {
+        let mut p = Printer {
             mode: cfg.mode,
             line_number: cfg.line_number,
             column: cfg.column,
@@ -219,7 +253,15 @@ impl Printer {
             schemes: cfg.schemes.clone(),
             form: cfg.form,
             policy: cfg.policy,
-        }
+            max_count: cfg.max_count,
+            style: Style::detect(cfg.color, cfg.hyperlink),
+            json: cfg.json,
+            context: cfg.context,
+            keyed: false,
+        };
+        // Context output is not records: ContextLines applies -m itself.
+        p.keyed = p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally();
+        p
     }
 
     fn scheme_ok(&self, scheme: Option<&[u8]>) -> bool {
@@ -242,6 +284,9 @@ impl Printer {
     }
 
     fn prefix(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
+        if self.style.color {
+            return self.prefix_coloured(recs, name, m, line);
+        }
         let out = &mut recs.body;
         if name.show {
             out.extend_from_slice(&name.display);
@@ -258,24 +303,148 @@ impl Printer {
         }
     }
 
+    /// [`Printer::prefix`] in colour (apart: the plain one is the hot path).
+    fn prefix_coloured(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
+        let st = self.style;
+        let out = &mut recs.body;
+        if name.show {
+            st.paint(out, Paint::Path, &name.display);
+            out.push(b':');
+        }
+        if line || self.line_number {
+            st.open(&mut recs.body, Paint::Number);
+            put_line(recs, m);
+            st.close(&mut recs.body);
+            recs.body.push(b':');
+        }
+        let out = &mut recs.body;
+        if self.column {
+            st.open(out, Paint::Number);
+            put_u64(out, m.column());
+            st.close(out);
+            out.push(b':');
+        }
+    }
+
+    #[inline(always)]
     fn record(&self, recs: &mut Recs, key: impl FnOnce() -> String) {
         recs.count += 1;
-        if self.unique {
-            recs.keys.push((key(), recs.body.len()));
+        if self.keyed {
+            let key = if self.unique || self.tally() {
+                key()
+            } else {
+                String::new()
+            };
+            recs.keys.push((key, recs.body.len()));
         }
+    }
+
+    /// Whether the records carry keys: for `--unique` and `--tally`, and
+    /// for `-m` to cut an input's output after its Nth record.
+    pub fn keyed(&self) -> bool {
+        self.keyed
+    }
+
+    /// With `-A/-B/-C` in plain output: the context printer of an input.
+    pub fn context_lines(&self) -> Option<context::ContextLines> {
+        let ctx = self.context.filter(|_| self.mode == Mode::Plain)?;
+        let look = context::Look {
+            line_number: self.line_number,
+            style: self.style,
+        };
+        Some(context::ContextLines::new(ctx, look, self.max_count))
+    }
+
+    /// With `-A/-B/-C` and `--json`: each object has its URL's lines.
+    pub fn json_lines(&self) -> bool {
+        self.context.is_some() && self.mode == Mode::Json
+    }
+
+    /// What [`context::ContextLines`] shows of a match: `None` when the
+    /// filters drop it.
+    pub fn mark(&self, m: &Match) -> Option<context::Mark> {
+        if self.form.is_some_and(|f| f != m.form()) {
+            return None;
+        }
+        let link = if self.invalid {
+            if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
+                return None;
+            }
+            None
+        } else {
+            if !m.is_valid() {
+                return None;
+            }
+            let first = m
+                .readings(self.hyphen)
+                .find(|r| self.scheme_ok(candidate_scheme(r)))?;
+            self.style.hyperlink.then(|| first.to_vec())
+        };
+        Some(context::Mark {
+            start: m.offset(),
+            end: m.end(),
+            spans: m.spans().iter().map(|s| (s.start, s.end)).collect(),
+            link,
+        })
+    }
+
+    /// `-m`: the most records per input.
+    pub fn max_count(&self) -> Option<u64> {
+        self.max_count
+    }
+
+    /// Whether the records are a tally's (`--tally`).
+    pub fn tally(&self) -> bool {
+        matches!(self.mode, Mode::Tally(_))
+    }
+
+    /// The tally the writer keeps with `--tally`.
+    pub fn new_tally(&self) -> Option<tally::Tally> {
+        match self.mode {
+            Mode::Tally(order) => Some(tally::Tally::new(order, self.json, self.style)),
+            _ => None,
+        }
+    }
+
+    /// Whether the groups of context lines of different inputs are
+    /// separated by `--`, as grep separates them.
+    pub fn separates_inputs(&self) -> bool {
+        self.context.is_some() && self.mode == Mode::Plain
     }
 
     /// Formats one match (each of its readings that passes the filters)
     /// into `recs`. `msgid` is the Message-ID of its message.
+    #[inline]
     pub fn push_match(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
+        self.push_match_with(recs, name, m, msgid, None)
+    }
+
+    /// [`Printer::push_match`], with the text of the match's own lines for
+    /// JSON's `lines` (see [`Printer::json_lines`]).
+    #[inline(always)]
+    pub fn push_match_with(
+        &self,
+        recs: &mut Recs,
+        name: &InputName,
+        m: &Match,
+        msgid: Option<&str>,
+        lines: Option<&[u8]>,
+    ) {
         if self.form.is_some_and(|f| f != m.form()) {
             return;
+        }
+        // With -m, a piece never needs more than N records (the writer cuts
+        // the input's output at N; with -u the later ones may be needed).
+        if let Some(n) = self.max_count {
+            if recs.count >= n && !self.unique {
+                return;
+            }
         }
         if self.invalid {
             if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
                 return;
             }
-            self.push_invalid(recs, name, m, msgid);
+            self.push_invalid(recs, name, m, msgid, lines);
             return;
         }
         if !m.is_valid() {
@@ -296,11 +465,28 @@ impl Printer {
                 Mode::Plain => {
                     self.lead(recs, name, m, false, msgid);
                     let out = &mut recs.body;
-                    out.extend_from_slice(reading);
+                    if self.style.any() {
+                        self.style.url(out, reading);
+                    } else {
+                        out.extend_from_slice(reading);
+                    }
                     out.push(b'\n');
                 }
+                Mode::Tally(_) => {
+                    // The place and the text as written: `line:column:url`
+                    // (the writer keeps the first of each key).
+                    put_line(recs, m);
+                    let out = &mut recs.body;
+                    out.push(b':');
+                    put_u64(out, m.column());
+                    out.push(b':');
+                    out.extend_from_slice(reading);
+                }
                 Mode::Json => match parsed() {
-                    Some(url) => self.json_url(recs, name, m, &url, msgid),
+                    Some(url) => {
+                        self.json_url(recs, name, m, &url, msgid);
+                        json_lines_field(&mut recs.body, lines);
+                    }
                     None => continue,
                 },
             }
@@ -372,14 +558,31 @@ impl Printer {
         out.extend_from_slice(b"}\n");
     }
 
-    fn push_invalid(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
+    fn push_invalid(
+        &self,
+        recs: &mut Recs,
+        name: &InputName,
+        m: &Match,
+        msgid: Option<&str>,
+        lines: Option<&[u8]>,
+    ) {
         let reason = || m.rejection().map(|r| r.to_string()).unwrap_or_default();
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
+            Mode::Tally(_) => {
+                put_line(recs, m);
+                let out = &mut recs.body;
+                out.push(b':');
+                put_u64(out, m.column());
+                out.push(b':');
+                escape_bytes(out, m.as_bytes());
+            }
             Mode::Plain => {
                 self.lead(recs, name, m, true, msgid);
                 let out = &mut recs.body;
+                self.style.open(out, Paint::Match);
                 escape_bytes(out, m.as_bytes());
+                self.style.close(out);
                 out.push(b'\t');
                 out.extend_from_slice(reason().as_bytes());
                 out.push(b'\n');
@@ -400,6 +603,7 @@ impl Printer {
                     }
                     None => out.extend_from_slice(b",\"error_offset\":null}\n"),
                 }
+                json_lines_field(&mut recs.body, lines);
             }
         }
         self.record(recs, || String::from_utf8_lossy(m.as_bytes()).into_owned());
@@ -409,7 +613,7 @@ impl Printer {
     /// shown).
     pub fn count_line(&self, out: &mut Vec<u8>, name: &InputName, n: u64) {
         if name.show {
-            out.extend_from_slice(&name.display);
+            self.style.paint(out, Paint::Path, &name.display);
             out.push(b':');
         }
         let _ = writeln!(out, "{n}");
@@ -417,7 +621,7 @@ impl Printer {
 
     /// The files-with-matches line of one input.
     pub fn file_line(&self, out: &mut Vec<u8>, name: &InputName) {
-        out.extend_from_slice(&name.display);
+        self.style.paint(out, Paint::Path, &name.display);
         out.push(b'\n');
     }
 
@@ -434,7 +638,7 @@ impl Printer {
     /// Whether records show line numbers (`-n`, `--json`, `--invalid`).
     pub fn wants_lines(&self) -> bool {
         match self.mode {
-            Mode::Json => true,
+            Mode::Json | Mode::Tally(_) => true,
             Mode::Plain => self.line_number || self.invalid,
             Mode::Count | Mode::FilesWithMatches => false,
         }

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use rustix::fs::{Mode, OFlags};
 
+use crate::globs::Globs;
 use crate::printer::escape_string;
 
 /// One input to search, or an error to report at its place.
@@ -101,6 +102,8 @@ pub struct Walker {
     /// The directories being listed, innermost last.
     stack: Vec<Level>,
     had_dir: bool,
+    /// `--glob`: the walked files and directories kept.
+    globs: Globs,
 }
 
 #[derive(Debug)]
@@ -156,7 +159,15 @@ impl Walker {
             top: top.into_iter(),
             stack: Vec::new(),
             had_dir,
+            globs: Globs::default(),
         }
+    }
+
+    /// Keeps only the files and directories met in the walk that `globs`
+    /// allows (paths given are always searched).
+    pub fn globs(mut self, globs: Globs) -> Walker {
+        self.globs = globs;
+        self
     }
 
     /// Whether a directory was among the paths (paths are then shown).
@@ -221,6 +232,11 @@ impl Iterator for Walker {
                 continue;
             };
             let path = level.dir.join(&name);
+            let globbed = !self.globs.is_empty();
+            let allows = |is_dir| self.globs.allows(path.as_os_str().as_bytes(), is_dir);
+            if file && globbed && !allows(false) {
+                continue;
+            }
             if file {
                 return Some(Entry::File {
                     path,
@@ -231,6 +247,7 @@ impl Iterator for Walker {
             }
             match fs::metadata(&path) {
                 Err(e) => return Some(Entry::Error(message(&path, &e))),
+                Ok(md) if globbed && !allows(md.is_dir()) => {}
                 Ok(md) if md.is_dir() => {
                     let id = (md.dev(), md.ino());
                     if self.stack.iter().any(|l| l.id == id) {

@@ -165,12 +165,14 @@ pub(crate) fn run(bytes: &[u8], class: Block, byte: impl Fn(u8) -> bool) -> usiz
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
+    //! `unsafe fn` only because `#[target_feature]` asked for that before
+    //! Rust 1.86: SSE2 is part of every x86-64 build (the module's cfg).
     use std::arch::x86_64::*;
 
     /// The 16 bytes of `chunk` in one register.
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn load(chunk: &[u8]) -> __m128i {
+    unsafe fn load(chunk: &[u8]) -> __m128i {
         let half = |h: &[u8]| i64::from_le_bytes(h.try_into().expect("8 bytes"));
         _mm_set_epi64x(half(&chunk[8..16]), half(&chunk[..8]))
     }
@@ -179,7 +181,7 @@ mod sse2 {
     /// (unsigned).
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn within(v: __m128i, lo: u8, hi: u8) -> __m128i {
+    unsafe fn within(v: __m128i, lo: u8, hi: u8) -> __m128i {
         let t = _mm_sub_epi8(v, _mm_set1_epi8(lo as i8));
         _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8((hi - lo) as i8)), t)
     }
@@ -187,7 +189,7 @@ mod sse2 {
     /// Lanes of `v` equal to `b`.
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn eq(v: __m128i, b: u8) -> __m128i {
+    unsafe fn eq(v: __m128i, b: u8) -> __m128i {
         _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))
     }
 
@@ -195,7 +197,7 @@ mod sse2 {
     /// digit, `+`, `-` or `.`.
     #[inline]
     #[target_feature(enable = "sse2")]
-    pub(super) fn scheme_mask(chunk: &[u8]) -> u32 {
+    pub(super) unsafe fn scheme_mask(chunk: &[u8]) -> u32 {
         let x = load(chunk);
         // Folding the case bit maps only letters into `a..=z`.
         let alpha = within(_mm_or_si128(x, _mm_set1_epi8(0x20)), b'a', b'z');
@@ -209,7 +211,7 @@ mod sse2 {
     /// LF, FF, CR, `<` or `>`.
     #[inline]
     #[target_feature(enable = "sse2")]
-    pub(super) fn text_mask(chunk: &[u8]) -> u32 {
+    pub(super) unsafe fn text_mask(chunk: &[u8]) -> u32 {
         let x = load(chunk);
         // HT LF (VT) FF CR, less the VT.
         let controls = _mm_andnot_si128(eq(x, 0x0b), within(x, b'\t', b'\r'));

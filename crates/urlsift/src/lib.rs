@@ -3,33 +3,29 @@
 //! angle brackets `<scheme:...>`, possibly broken across lines, quoted in
 //! replies, with a hyphen at a line break whose meaning is left open.
 //!
-//! # Overview
+//! The library is the stream adapter other mail and news tools build on:
+//! it depends on two byte-search crates (`memchr`, `bytecount`) and nothing
+//! else, reads any input in bounded memory, and gives the same matches
+//! however the input is chunked. The `urlsift` command (package
+//! `urlsift-cli`) is a thin layer over it.
 //!
-//! - [`Url`] parses one URL against the grammar of RFC 1738 section 5, every
-//!   scheme (http, ftp, gopher, mailto, news, nntp, telnet, wais, file,
-//!   prospero and the generic form), into typed parts that borrow from the
-//!   input; a [`ParseError`] gives the byte offset and the rule that failed;
-//!   [`Warnings`] carry the section 6 security notes.
-//! - [`Scanner`] finds the URLs of the Appendix in a byte slice
-//!   ([`Scanner::extract`], or the [`extract`] shortcut), [`Extractor`] in any
-//!   [`std::io::Read`], and [`PushScanner`] in bytes the caller pushes. All
-//!   three give the same [`Match`]es, whatever the chunking, in linear time
-//!   and bounded memory.
+//! ```toml
+//! [dependencies]
+//! urlsift = "0.1"
+//! ```
 //!
-//! # Example
+//! # Three ways in
+//!
+//! **Parse one URL** with [`Url::parse`]: the grammar of RFC 1738 section 5
+//! for every scheme (http, ftp, gopher, mailto, news, nntp, telnet, wais,
+//! file, prospero and the generic form), into typed parts that borrow from
+//! the input. A [`ParseError`] gives the byte offset and the rule that
+//! failed; [`Warnings`] carry the section 6 security notes.
 //!
 //! ```
-//! use urlsift::{Scanner, Specific, Url};
+//! use urlsift::{Specific, Url};
 //!
-//! let mail = b"> Try <URL:ftp://ds.in\n>   ternic.net/rfc/rfc1738.txt;type=a> or\n\
-//!              > <news:comp.infosystems.www>, not <jim@example.org>.\n";
-//! let found = Scanner::new().extract(mail);
-//! assert_eq!(found.len(), 2);
-//! assert_eq!(found[0].as_str(), "ftp://ds.internic.net/rfc/rfc1738.txt;type=a");
-//! assert!(found[0].is_broken() && found[0].is_quoted());
-//! assert_eq!((found[1].line(), found[1].column()), (3, 3));
-//!
-//! let url = found[0].url().expect("a valid match parses");
+//! let url = Url::parse("ftp://ds.internic.net/rfc/rfc1738.txt;type=a")?;
 //! assert_eq!(url.host_str(), Some("ds.internic.net"));
 //! assert_eq!(url.port_or_default(), Some(21));
 //! if let Specific::Ftp(ftp) = url.specific() {
@@ -39,8 +35,51 @@
 //!
 //! let err = Url::parse("http://host-/").unwrap_err();
 //! assert_eq!(err.offset(), 12);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! println!("{err}"); // says which rule failed, and where
+//! # Ok::<(), urlsift::ParseError>(())
 //! ```
+//!
+//! **Pull URLs from a reader** with [`Extractor`], an iterator over any
+//! [`std::io::Read`] (a file, a socket, a decompressor): each [`Match`]
+//! has its URL, its place (line, column, byte offset of the opening `<`)
+//! and how it was written. A read error comes after the URLs the bytes
+//! before it hold; after `WouldBlock` the iteration resumes.
+//!
+//! ```
+//! let mail: &[u8] = b"> Try <URL:ftp://ds.in\n>   ternic.net/rfc/rfc1738.txt;type=a> or\n\
+//!                     > <news:comp.infosystems.www>, not <jim@example.org>.\n";
+//! for found in urlsift::Extractor::new(mail) {
+//!     let m = found?;
+//!     println!("{}:{}: {}", m.line(), m.column(), m.as_str());
+//! }
+//! let all: Vec<_> = urlsift::Extractor::new(mail).collect::<Result<_, _>>()?;
+//! assert_eq!(all[0].as_str(), "ftp://ds.internic.net/rfc/rfc1738.txt;type=a");
+//! assert!(all[0].is_broken() && all[0].is_quoted());
+//! assert_eq!((all[1].line(), all[1].column()), (3, 3));
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! **Push bytes as they come** with [`PushScanner`], for event loops and
+//! async code that own their I/O: [`PushScanner::feed`] returns the
+//! matches each push decides, [`PushScanner::finish`] the rest.
+//!
+//! ```
+//! use urlsift::{PushScanner, Scanner};
+//!
+//! let mut push = PushScanner::new(Scanner::new());
+//! let mut urls = Vec::new();
+//! for packet in [&b"<URL:ftp://ds.in"[..], b"\n  ternic.net/rfc> and <gop", b"her://spinaltap.micro.umn.edu/>"] {
+//!     urls.extend(push.feed(packet).map(|m| m.as_str().into_owned()));
+//! }
+//! urls.extend(push.finish().map(|m| m.as_str().into_owned()));
+//! assert_eq!(urls, ["ftp://ds.internic.net/rfc", "gopher://spinaltap.micro.umn.edu/"]);
+//! ```
+//!
+//! A [`Scanner`] holds the settings all three share (policy, candidate
+//! bounds, rejected candidates on request); [`Scanner::extract`] scans a
+//! slice at once. For callers that split a large input among threads,
+//! [`PieceReader`] cuts it in [`Piece`]s at line starts and
+//! [`Scanner::scan_piece_each`] scans each: the command's own path.
 //!
 //! # Conformance
 //!
@@ -61,12 +100,14 @@ pub struct ReadmeDoctests;
 mod class;
 mod error;
 mod percent;
+mod pieces;
 mod scan;
 mod stream;
 mod url;
 mod warning;
 
 pub use error::{ErrorKind, ParseError};
+pub use pieces::{Piece, PieceReader};
 pub use scan::{
     extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,
     Unclosed,

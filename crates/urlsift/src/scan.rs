@@ -17,10 +17,10 @@
 //! a candidate never holds more than [`Limits::max_bytes`] source bytes, so
 //! memory is bounded whatever the input.
 //!
-//! The engine here (`Engine`) works on a window of the input and says how much of
-//! it must be kept when more input may follow; [`crate::stream`] builds the
-//! reader and push front ends on it, and [`Scanner::extract`] runs it over a
-//! slice.
+//! The engine here (`Engine`) works on a window of the input: a whole slice
+//! for [`Scanner::extract`], or one piece of a stream with its lookahead
+//! ([`Scanner::scan_piece_each`]), which the one streaming reader
+//! ([`crate::PieceReader`]) cuts at line starts for every front end.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -118,6 +118,7 @@ impl Default for Limits {
 }
 
 /// How a URL stands in the text (RFC 1738, Appendix).
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Form {
     /// `<URL:scheme:...>`, the recommended wrapper; all whitespace inside is
@@ -173,6 +174,7 @@ pub enum HyphenChoice {
 }
 
 /// Why a candidate was abandoned before its closing `>`.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unclosed {
     /// A blank line came first.
@@ -203,6 +205,7 @@ impl fmt::Display for Unclosed {
 }
 
 /// Why a candidate is not a URL.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rejection {
     /// Closed by `>`, but not a URL by RFC 1738 section 5.
@@ -869,29 +872,6 @@ impl Engine {
         };
         self.resume = base + keep as u64;
         keep
-    }
-
-    /// For a caller that drops the window's bytes before a later call (a
-    /// stream): accounts for them (line numbers, the last line's quote
-    /// prefix and two-byte state) up to the first byte still needed, which
-    /// it returns (absolute). `keep` is what [`Engine::scan`] returned; an
-    /// escape sequence cut by the end of the window is kept whole, so that
-    /// the two-byte state never sees half of one. A one-shot scan needs
-    /// none of this.
-    pub(crate) fn settle(&mut self, buf: &[u8], base: u64, eof: bool, keep: usize) -> u64 {
-        let n = buf.len();
-        let mut retain = keep;
-        if !eof && keep == n {
-            if let Some(k) = memrchr(ESC, &buf[n.saturating_sub(2)..n]) {
-                retain = n.saturating_sub(2) + k;
-            }
-        }
-        let retain = base + retain as u64;
-        self.count_lines(buf, base, retain);
-        if self.line_start < retain {
-            self.line_state(buf, base, retain);
-        }
-        retain
     }
 
     /// Counts line feeds up to absolute offset `to` (which is in `buf`).

@@ -1,58 +1,64 @@
 //! Streams: an iterator over any [`std::io::Read`] and a push scanner for
 //! callers who own the I/O loop.
 //!
-//! Both drive the same scanning engine over a roll buffer: bytes are scanned as
-//! they arrive, and only the tail that an open candidate still needs (at
-//! most [`Limits::max_bytes`](crate::Limits::max_bytes)) is kept when the
-//! buffer is refilled. Results do not depend on how the input is chunked.
+//! Both are thin layers on the one streaming reader, [`PieceReader`]: the
+//! input is read in pieces cut at line starts, each scanned with the
+//! lookahead that an open candidate may need (at most
+//! [`Limits::max_bytes`](crate::Limits::max_bytes)), the way the `urlsift`
+//! command reads files. Results do not depend on how the input is chunked,
+//! and memory stays bounded whatever its size.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use crate::scan::{Engine, Match, Scanner};
+use crate::pieces::{Piece, PieceReader};
+use crate::scan::{Match, Scanner};
 
-/// The smallest amount of new input scanned at once. Together with the
-/// candidate bound this makes re-following an open candidate at a refill
-/// happen at most once per candidate, whatever the chunk sizes.
-const MIN_READ: usize = 64 * 1024;
+/// Bytes per piece: large enough that the lookahead a piece reads twice
+/// (its own candidates' tails) is a small share, small enough to stay in
+/// the caches.
+const PIECE: usize = 256 * 1024;
 
-/// A roll buffer with the engine that scans it.
+/// Pieces scanned into matches: what both front ends share.
 #[derive(Debug)]
-struct Roll {
-    engine: Engine,
-    /// Allocated (and zeroed) once at full capacity; `len` bytes are live.
-    buf: Vec<u8>,
-    len: usize,
-    /// Absolute offset of `buf[0]`.
-    base: u64,
-    /// Everything the buffer may grow to before a scan is forced.
-    capacity: usize,
+struct Scan<R> {
+    pieces: PieceReader<R>,
+    scanner: Scanner,
+    /// Line feeds before the next piece.
+    lines: u64,
+    out: VecDeque<Match>,
 }
 
-impl Roll {
-    fn new(scanner: Scanner, min_read: usize) -> Roll {
-        let capacity = scanner.get_limits().max_bytes + min_read.max(1);
-        Roll {
-            engine: Engine::new(scanner),
-            buf: vec![0; capacity],
-            len: 0,
-            base: 0,
-            capacity,
+impl<R: Read> Scan<R> {
+    fn new(reader: R, scanner: Scanner, piece: usize) -> Scan<R> {
+        Scan {
+            pieces: PieceReader::new(reader, piece, scanner.get_limits().max_bytes),
+            scanner,
+            lines: 0,
+            out: VecDeque::new(),
         }
     }
 
-    /// Scans the buffer and drops what is no longer needed.
-    fn scan(&mut self, eof: bool, out: &mut VecDeque<Match>) {
-        let n = self.len;
-        let buf = &self.buf[..n];
-        let stop = self
-            .engine
-            .scan(buf, self.base, eof, n, &mut |m| out.push_back(m.clone()));
-        let keep = self.engine.settle(buf, self.base, eof, stop);
-        let drop = (keep - self.base) as usize;
-        self.buf.copy_within(drop..n, 0);
-        self.len = n - drop;
-        self.base = keep;
+    fn scan(&mut self, p: Piece) {
+        let (lines, out) = (self.lines, &mut self.out);
+        self.lines +=
+            self.scanner
+                .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
+                    m.rebase(p.offset, lines);
+                    out.push_back(m.clone());
+                });
+        self.pieces.recycle(p.into_buffer());
+    }
+
+    /// Scans pieces until a match is ready; `Ok(false)` at the end.
+    fn fill(&mut self) -> io::Result<bool> {
+        while self.out.is_empty() {
+            match self.pieces.read_piece()? {
+                Some(p) => self.scan(p),
+                None => return Ok(false),
+            }
+        }
+        Ok(true)
     }
 }
 
@@ -66,12 +72,15 @@ impl Roll {
 /// assert_eq!(urls, ["http://www.w3.org/hypertext/", "news:comp.mail.mime"]);
 /// # Ok::<(), std::io::Error>(())
 /// ```
+///
+/// A read error comes after every match the bytes before it hold, as an
+/// `Err` item; the iteration may go on after it (a `WouldBlock` from a
+/// non-blocking reader, say): the bytes read are kept and reading resumes.
+/// `Interrupted` is retried.
 #[derive(Debug)]
+#[must_use = "an Extractor finds nothing until it is iterated"]
 pub struct Extractor<R> {
-    reader: R,
-    roll: Roll,
-    out: VecDeque<Match>,
-    done: bool,
+    scan: Scan<R>,
 }
 
 impl<R: Read> Extractor<R> {
@@ -82,40 +91,21 @@ impl<R: Read> Extractor<R> {
 
     /// Extracts with the given settings.
     pub fn with_scanner(reader: R, scanner: Scanner) -> Extractor<R> {
-        Extractor::with_buffer(reader, scanner, MIN_READ)
+        Extractor::with_buffer(reader, scanner, PIECE)
     }
 
-    /// Like [`Extractor::with_scanner`], reading at least `min_read` bytes
-    /// before each scan (tests use tiny sizes to move every boundary).
+    /// Like [`Extractor::with_scanner`], in pieces of about `piece` bytes
+    /// (tests use tiny sizes to move every boundary).
     #[doc(hidden)]
-    pub fn with_buffer(reader: R, scanner: Scanner, min_read: usize) -> Extractor<R> {
+    pub fn with_buffer(reader: R, scanner: Scanner, piece: usize) -> Extractor<R> {
         Extractor {
-            reader,
-            roll: Roll::new(scanner, min_read),
-            out: VecDeque::new(),
-            done: false,
+            scan: Scan::new(reader, scanner, piece),
         }
     }
 
-    /// Fills the buffer and scans it once; false at the end of input.
-    fn fill(&mut self) -> io::Result<bool> {
-        let roll = &mut self.roll;
-        // The kept tail is shorter than the candidate bound, so at least
-        // `min_read` bytes are free.
-        let mut eof = false;
-        while roll.len < roll.capacity {
-            match self.reader.read(&mut roll.buf[roll.len..]) {
-                Ok(0) => {
-                    eof = true;
-                    break;
-                }
-                Ok(k) => roll.len += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        roll.scan(eof, &mut self.out);
-        Ok(!eof)
+    /// The reader under the extractor.
+    pub fn get_mut(&mut self) -> &mut R {
+        self.scan.pieces.get_mut()
     }
 }
 
@@ -123,21 +113,37 @@ impl<R: Read> Iterator for Extractor<R> {
     type Item = io::Result<Match>;
 
     fn next(&mut self) -> Option<io::Result<Match>> {
-        loop {
-            if let Some(m) = self.out.pop_front() {
-                return Some(Ok(m));
-            }
-            if self.done {
-                return None;
-            }
-            match self.fill() {
-                Ok(more) => self.done = !more,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
+        match self.scan.fill() {
+            Ok(true) => self.scan.out.pop_front().map(Ok),
+            Ok(false) => None,
+            Err(e) => Some(Err(e)),
         }
+    }
+}
+
+/// The input of a [`PushScanner`]: the bytes pushed and not yet read, and
+/// `WouldBlock` when there are none until the stream is finished.
+#[derive(Debug, Default)]
+struct Pushed {
+    bytes: Vec<u8>,
+    read: usize,
+    finished: bool,
+}
+
+impl Read for Pushed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.bytes[self.read..];
+        if rest.is_empty() {
+            return if self.finished {
+                Ok(0)
+            } else {
+                Err(io::ErrorKind::WouldBlock.into())
+            };
+        }
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.read += n;
+        Ok(n)
     }
 }
 
@@ -155,45 +161,62 @@ impl<R: Read> Iterator for Extractor<R> {
 /// ```
 #[derive(Debug)]
 pub struct PushScanner {
-    roll: Roll,
-    out: VecDeque<Match>,
+    scan: Scan<Pushed>,
+    piece: usize,
 }
 
 impl PushScanner {
     /// A push scanner with the given settings.
     pub fn new(scanner: Scanner) -> PushScanner {
-        PushScanner::with_buffer(scanner, MIN_READ)
+        PushScanner::with_buffer(scanner, PIECE)
     }
 
-    /// Like [`PushScanner::new`], scanning once at least `min_read` new
-    /// bytes are buffered (tests use tiny sizes to move every boundary).
+    /// Like [`PushScanner::new`], in pieces of about `piece` bytes (tests
+    /// use tiny sizes to move every boundary).
     #[doc(hidden)]
-    pub fn with_buffer(scanner: Scanner, min_read: usize) -> PushScanner {
+    pub fn with_buffer(scanner: Scanner, piece: usize) -> PushScanner {
         PushScanner {
-            roll: Roll::new(scanner, min_read),
-            out: VecDeque::new(),
+            scan: Scan::new(Pushed::default(), scanner, piece),
+            piece: piece.max(1),
+        }
+    }
+
+    /// Scans what is pushed until the pieces need more input.
+    fn run(&mut self) {
+        loop {
+            match self.scan.pieces.read_piece() {
+                Ok(Some(p)) => self.scan.scan(p),
+                Ok(None) => return,
+                // `Pushed` fails only with `WouldBlock`, when all it holds
+                // is read; once finished, one such error may still be
+                // pending from the last push.
+                Err(_) if self.scan.pieces.get_mut().finished => {}
+                Err(_) => return,
+            }
         }
     }
 
     /// Takes the next bytes of the stream and returns the matches that are
-    /// now decided. Memory stays bounded however large `data` is.
-    pub fn feed(&mut self, mut data: &[u8]) -> std::collections::vec_deque::Drain<'_, Match> {
-        while !data.is_empty() {
-            let roll = &mut self.roll;
-            let take = (roll.capacity - roll.len).min(data.len());
-            roll.buf[roll.len..roll.len + take].copy_from_slice(&data[..take]);
-            roll.len += take;
-            data = &data[take..];
-            if roll.len == roll.capacity {
-                roll.scan(false, &mut self.out);
-            }
+    /// now decided. Memory stays bounded however large `data` is (it is
+    /// taken a piece at a time); the matches returned are not kept, so
+    /// dropping the iterator loses them.
+    #[must_use = "the matches found are returned, not kept"]
+    pub fn feed(&mut self, data: &[u8]) -> std::collections::vec_deque::Drain<'_, Match> {
+        for chunk in data.chunks(self.piece) {
+            let pushed = self.scan.pieces.get_mut();
+            pushed.bytes.clear();
+            pushed.read = 0;
+            pushed.bytes.extend_from_slice(chunk);
+            self.run();
         }
-        self.out.drain(..)
+        self.scan.out.drain(..)
     }
 
     /// Ends the stream and returns the remaining matches.
+    #[must_use = "the last matches are returned, not kept"]
     pub fn finish(mut self) -> std::collections::vec_deque::IntoIter<Match> {
-        self.roll.scan(true, &mut self.out);
-        self.out.into_iter()
+        self.scan.pieces.get_mut().finished = true;
+        self.run();
+        self.scan.out.into_iter()
     }
 }

@@ -1,0 +1,486 @@
+//! `-A/-B/-C`: each URL's own lines (all of them for a URL broken over
+//! several) with lines of context around, marked as grep marks them:
+//! `path:line:text` for a URL's lines, `path-line-text` for context, `--`
+//! between groups that do not touch. With colour the URLs' bytes are
+//! highlighted inside their lines (and links, with `--hyperlink`).
+//!
+//! An input is read in order, piece by piece ([`ContextLines::piece`]
+//! walks the lines of each piece's own part once). Lines after a URL are
+//! printed as they are reached, in the same piece or the next; lines
+//! before it are the last `-B` lines walked and not printed, kept from
+//! piece to piece: memory is at most `-B` lines (each at most a piece, as
+//! a line longer than a piece is cut there), whatever the input.
+//!
+//! Text is printed as it is, except what could act on a terminal or is not
+//! text: bytes below 0x20 but TAB, DEL, the C1 controls and bytes that are
+//! not UTF-8 are written `\xNN` (and `\` as `\\`); a line's CR LF end is
+//! dropped.
+
+use std::collections::VecDeque;
+
+use super::color::{Paint, Style};
+use super::{put_u64, InputName, Recs};
+use crate::args::Context;
+
+/// A URL to show: where its `<` stands, where the candidate ends, and
+/// the byte ranges to highlight (absolute offsets).
+#[derive(Clone, Debug)]
+pub struct Mark {
+    /// Offset of the opening `<`.
+    pub start: u64,
+    /// Offset just past the candidate.
+    pub end: u64,
+    /// The URL's bytes in the text.
+    pub spans: Vec<(u64, u64)>,
+    /// The hyperlink target (a validated URL), if any.
+    pub link: Option<Vec<u8>>,
+}
+
+/// How the lines are decorated.
+#[derive(Clone, Copy, Debug)]
+pub struct Look {
+    /// Print line numbers.
+    pub line_number: bool,
+    /// Colours and links.
+    pub style: Style,
+}
+
+/// The context printer of one input.
+#[derive(Debug)]
+pub struct ContextLines {
+    ctx: Context,
+    look: Look,
+    /// -m: the URLs this input may still show.
+    room: u64,
+    /// The number of the next line walked (1-based).
+    line: u64,
+    /// Whether the last piece ended inside a line (a line longer than a
+    /// piece): its first bytes continue that line.
+    mid_line: bool,
+    /// Lines up to this offset are the shown URLs' own.
+    url_until: u64,
+    /// Spans to highlight not yet passed, with their link.
+    spans: VecDeque<(u64, u64, usize)>,
+    /// Link targets of the spans (indexes into this list).
+    links: Vec<Option<Vec<u8>>>,
+    /// Context lines still to print after the last URL line.
+    after_left: usize,
+    /// The last line printed.
+    last_printed: Option<u64>,
+    /// The last lines walked and not printed: (number, bytes).
+    history: VecDeque<(u64, Vec<u8>)>,
+}
+
+impl ContextLines {
+    /// The printer of one input's context, at most `max` URLs.
+    pub fn new(ctx: Context, look: Look, max: Option<u64>) -> ContextLines {
+        ContextLines {
+            ctx,
+            look,
+            room: max.unwrap_or(u64::MAX),
+            line: 1,
+            mid_line: false,
+            url_until: 0,
+            spans: VecDeque::new(),
+            links: Vec::new(),
+            after_left: 0,
+            last_printed: None,
+            history: VecDeque::new(),
+        }
+    }
+
+    /// Walks the lines of a piece's own part, `bytes[..limit]` at absolute
+    /// `offset`, printing into `recs` the lines of `marks` (the piece's
+    /// URLs in order) and their context. Returns how many URLs it showed.
+    pub fn piece(
+        &mut self,
+        recs: &mut Recs,
+        name: &InputName,
+        bytes: &[u8],
+        limit: usize,
+        offset: u64,
+        marks: Vec<Mark>,
+    ) -> u64 {
+        let mut marks = marks.into_iter().peekable();
+        let mut shown = 0;
+        let mut pos = 0;
+        let continues = self.mid_line;
+        while pos < limit {
+            let end = memchr::memchr(b'\n', &bytes[pos..limit]).map_or(limit, |k| pos + k + 1);
+            let (s, e) = (offset + pos as u64, offset + end as u64);
+            let text = &bytes[pos..end];
+            if continues && pos == 0 {
+                self.line -= 1;
+            }
+            let mut starts_group = false;
+            while let Some(m) = marks.next_if(|m| m.start < e) {
+                if self.room == 0 {
+                    continue;
+                }
+                self.room -= 1;
+                shown += 1;
+                if s >= self.url_until {
+                    starts_group = true;
+                }
+                self.url_until = self.url_until.max(m.end);
+                let k = self.links.len();
+                self.links.push(m.link);
+                self.spans
+                    .extend(m.spans.into_iter().map(|(a, b)| (a, b, k)));
+            }
+            if starts_group {
+                // The lines before, walked and kept.
+                while let Some((n, h)) = self.history.pop_front() {
+                    self.print(recs, name, n, b'-', &h, None);
+                }
+            }
+            let number = self.line;
+            if s < self.url_until {
+                self.print(recs, name, number, b':', text, Some(s));
+                self.after_left = self.ctx.after;
+            } else if self.after_left > 0 {
+                self.after_left -= 1;
+                self.print(recs, name, number, b'-', text, None);
+            } else if self.ctx.before > 0 {
+                let mut buf = if self.history.len() == self.ctx.before {
+                    self.history.pop_front().map(|h| h.1).unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                buf.clear();
+                buf.extend_from_slice(text);
+                self.history.push_back((number, buf));
+            }
+            if s >= self.url_until {
+                // Past every URL shown: their spans and links are done.
+                self.spans.clear();
+                self.links.clear();
+            }
+            self.line += 1;
+            pos = end;
+        }
+        self.mid_line = limit > 0 && bytes[limit - 1] != b'\n';
+        recs.count += shown;
+        shown
+    }
+
+    /// Prints line `number` (`text`, starting at offset `at` when its URL
+    /// spans are highlighted), marked with `sep`.
+    fn print(
+        &mut self,
+        recs: &mut Recs,
+        name: &InputName,
+        number: u64,
+        sep: u8,
+        text: &[u8],
+        at: Option<u64>,
+    ) {
+        if self.last_printed.is_some_and(|p| number > p + 1) {
+            recs.body.extend_from_slice(b"--\n");
+        }
+        self.last_printed = Some(number);
+        let st = self.look.style;
+        let out = &mut recs.body;
+        if name.show {
+            st.paint(out, Paint::Path, &name.display);
+            out.push(sep);
+        }
+        if self.look.line_number {
+            st.open(out, Paint::Number);
+            put_u64(out, number);
+            st.close(out);
+            out.push(sep);
+        }
+        let text = text.strip_suffix(b"\n").unwrap_or(text);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let Some(s) = at else {
+            escape_text(out, text);
+            out.push(b'\n');
+            return;
+        };
+        let e = s + text.len() as u64;
+        // Spans wholly before this line are done.
+        while self.spans.front().is_some_and(|sp| sp.1 <= s) {
+            self.spans.pop_front();
+        }
+        let mut from = s;
+        for &(a, b, k) in self.spans.iter().take_while(|sp| sp.0 < e) {
+            let (a, b) = (a.max(from), b.min(e));
+            if a >= b {
+                continue;
+            }
+            escape_text(out, &text[(from - s) as usize..(a - s) as usize]);
+            if let Some(link) = &self.links[k] {
+                st.link_open(out, link);
+            }
+            st.open(out, Paint::Match);
+            escape_text(out, &text[(a - s) as usize..(b - s) as usize]);
+            st.close(out);
+            if self.links[k].is_some() {
+                st.link_close(out);
+            }
+            from = b;
+        }
+        escape_text(out, &text[(from - s) as usize..]);
+        out.push(b'\n');
+    }
+}
+
+/// Writes a line of text: UTF-8 as it is, but control bytes (TAB aside),
+/// DEL, the C1 controls, `\` and bytes that are not UTF-8 escaped.
+pub fn escape_text(out: &mut Vec<u8>, mut text: &[u8]) {
+    while !text.is_empty() {
+        let (good, bad) = match std::str::from_utf8(text) {
+            Ok(s) => (s, 0),
+            Err(e) => {
+                let good = e.valid_up_to();
+                let bad = e.error_len().unwrap_or(text.len() - good);
+                // SAFETY-free: the prefix was just checked.
+                (std::str::from_utf8(&text[..good]).unwrap_or(""), bad)
+            }
+        };
+        for c in good.chars() {
+            match c {
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\t' => out.push(b'\t'),
+                '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => {
+                    let mut b = [0u8; 4];
+                    for &x in c.encode_utf8(&mut b).as_bytes() {
+                        hex(out, x);
+                    }
+                }
+                _ => {
+                    let mut b = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+                }
+            }
+        }
+        let n = good.len();
+        for &x in &text[n..n + bad] {
+            hex(out, x);
+        }
+        text = &text[n + bad..];
+    }
+}
+
+fn hex(out: &mut Vec<u8>, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.extend_from_slice(&[
+        b'\\',
+        b'x',
+        HEX[usize::from(b >> 4)],
+        HEX[usize::from(b & 15)],
+    ]);
+}
+
+/// The lines a match stands on, within `bytes` (which start at absolute
+/// `offset` and hold the whole match): from the start of the line of its
+/// `<` to the end of the line of its last byte.
+pub fn own_lines(bytes: &[u8], offset: u64, start: u64, end: u64) -> &[u8] {
+    let rel = |x: u64| (x.saturating_sub(offset) as usize).min(bytes.len());
+    let (s, e) = (rel(start), rel(end).max(rel(start) + 1).min(bytes.len()));
+    let from = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |k| k + 1);
+    let last = e.saturating_sub(1).max(from);
+    let to = memchr::memchr(b'\n', &bytes[last..]).map_or(bytes.len(), |k| last + k + 1);
+    &bytes[from..to]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name() -> InputName {
+        InputName {
+            display: b"f".to_vec(),
+            stdin: false,
+            show: false,
+        }
+    }
+
+    /// Marks at the first `<` of each `needle`, ending at the next `>`,
+    /// spanning all between.
+    fn marks(text: &[u8], needles: &[&str]) -> Vec<Mark> {
+        needles
+            .iter()
+            .map(|n| {
+                let s = memchr::memmem::find(text, n.as_bytes()).unwrap();
+                let e = s + memchr::memchr(b'>', &text[s..]).unwrap() + 1;
+                Mark {
+                    start: s as u64,
+                    end: e as u64,
+                    spans: vec![(s as u64 + 1, e as u64 - 1)],
+                    link: None,
+                }
+            })
+            .collect()
+    }
+
+    fn show(
+        text: &[u8],
+        needles: &[&str],
+        before: usize,
+        after: usize,
+        pieces: &[usize],
+    ) -> String {
+        let look = Look {
+            line_number: true,
+            style: Style::default(),
+        };
+        let mut cl = ContextLines::new(Context { before, after }, look, None);
+        let mut recs = Recs::default();
+        let all = marks(text, needles);
+        let mut from = 0;
+        for &to in pieces.iter().chain([&text.len()]) {
+            let ms = all
+                .iter()
+                .filter(|m| (from as u64..to as u64).contains(&m.start))
+                .cloned()
+                .collect();
+            cl.piece(
+                &mut recs,
+                &name(),
+                &text[from..],
+                to - from,
+                from as u64,
+                ms,
+            );
+            from = to;
+        }
+        String::from_utf8(recs.body).unwrap()
+    }
+
+    const TEXT: &[u8] = b"1\n2\n3 <a>\n4\n5\n6\n7\n8 <b\n9 c>\n10\n11 <d>\n12\n";
+
+    #[test]
+    fn groups_marked_and_separated() {
+        assert_eq!(
+            show(TEXT, &["<a", "<b", "<d"], 1, 1, &[]),
+            "2-2\n3:3 <a>\n4-4\n--\n7-7\n8:8 <b\n9:9 c>\n10-10\n11:11 <d>\n12-12\n"
+        );
+        assert_eq!(
+            show(TEXT, &["<a", "<b"], 0, 0, &[]),
+            "3:3 <a>\n--\n8:8 <b\n9:9 c>\n"
+        );
+    }
+
+    #[test]
+    fn pieces_change_nothing() {
+        let whole = show(TEXT, &["<a", "<b", "<d"], 2, 1, &[]);
+        // Cut at every line start.
+        let starts: Vec<usize> = (1..TEXT.len()).filter(|&i| TEXT[i - 1] == b'\n').collect();
+        for &c in &starts {
+            assert_eq!(
+                show(TEXT, &["<a", "<b", "<d"], 2, 1, &[c]),
+                whole,
+                "cut at {c}"
+            );
+        }
+        assert_eq!(show(TEXT, &["<a", "<b", "<d"], 2, 1, &starts), whole);
+    }
+
+    /// grep's rule, from the whole text at once: the lines of each mark
+    /// (from its `<` to its end) with `before` lines before and `after`
+    /// after, `--` between groups that do not touch.
+    fn reference(text: &[u8], marks: &[Mark], before: usize, after: usize) -> String {
+        let starts: Vec<u64> = std::iter::once(0)
+            .chain(
+                memchr::memchr_iter(b'\n', text)
+                    .map(|k| k as u64 + 1)
+                    .filter(|&s| (s as usize) < text.len()),
+            )
+            .collect();
+        let line_of = |off: u64| starts.partition_point(|&s| s <= off);
+        let n = starts.len();
+        let mut own = vec![false; n + 1];
+        let mut shown = vec![false; n + 1];
+        for m in marks {
+            let (a, b) = (line_of(m.start), line_of(m.end - 1));
+            own[a..=b].fill(true);
+            shown[a.saturating_sub(before).max(1)..=(b + after).min(n)].fill(true);
+        }
+        let mut out = String::new();
+        let mut last = None;
+        for l in 1..=n {
+            if !shown[l] {
+                continue;
+            }
+            if last.is_some_and(|p| l > p + 1) {
+                out.push_str("--\n");
+            }
+            last = Some(l);
+            let s = starts[l - 1] as usize;
+            let e = starts.get(l).map_or(text.len(), |&e| e as usize);
+            let body = std::str::from_utf8(&text[s..e])
+                .unwrap()
+                .trim_end_matches('\n');
+            let sep = if own[l] { ':' } else { '-' };
+            out.push_str(&format!("{l}{sep}{body}\n"));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_cuts_at_line_starts_print_grep_rule(
+            kinds in proptest::collection::vec(0u8..6, 1..40),
+            before in 0usize..4,
+            after in 0usize..4,
+            cuts in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..6),
+        ) {
+            // Lines of text, one-line URLs and URLs broken over two or
+            // three lines.
+            let mut text = Vec::new();
+            let mut needles = Vec::new();
+            for (i, k) in kinds.iter().enumerate() {
+                match k {
+                    0 => text.extend_from_slice(format!("<u{i}> t\n").as_bytes()),
+                    1 => text.extend_from_slice(format!("a <u{i}\n b>\n").as_bytes()),
+                    2 => text.extend_from_slice(format!("<u{i}\nx\ny> <v{i}>\n").as_bytes()),
+                    _ => text.extend_from_slice(format!("text {i}\n").as_bytes()),
+                }
+                match k {
+                    0 | 1 => needles.push(format!("<u{i}")),
+                    2 => {
+                        needles.push(format!("<u{i}"));
+                        needles.push(format!("<v{i}"));
+                    }
+                    _ => {}
+                }
+            }
+            let needles: Vec<&str> = needles.iter().map(|s| s.as_str()).collect();
+            let starts: Vec<usize> = (1..text.len()).filter(|&i| text[i - 1] == b'\n').collect();
+            let mut pieces: Vec<usize> = if starts.is_empty() {
+                Vec::new()
+            } else {
+                cuts.iter().map(|c| starts[c.index(starts.len())]).collect()
+            };
+            pieces.sort_unstable();
+            pieces.dedup();
+            let want = reference(&text, &marks(&text, &needles), before, after);
+            proptest::prop_assert_eq!(show(&text, &needles, before, after, &pieces), want);
+        }
+    }
+
+    #[test]
+    fn own_lines_from_the_first_line_start_to_the_last_line_end() {
+        let t = b"ab\ncd <x\n y> e\nf\n";
+        let at = |s: &[u8]| memchr::memmem::find(t, s).unwrap() as u64;
+        let (s, e) = (at(b"<x"), at(b"> e") + 1);
+        assert_eq!(own_lines(t, 0, s, e), b"cd <x\n y> e\n");
+        // From a later offset, and for a match at the very end.
+        assert_eq!(own_lines(&t[3..], 3, s, e), b"cd <x\n y> e\n");
+        assert_eq!(own_lines(b"<a>", 0, 0, 3), b"<a>");
+    }
+
+    #[test]
+    fn text_escaped_but_utf8_kept() {
+        let mut out = Vec::new();
+        escape_text(&mut out, "é\t\x1b[2J\\\u{9b}".as_bytes());
+        out.extend_from_slice(b"|");
+        escape_text(&mut out, b"a\xffb\xe2\x82");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "é\t\\x1b[2J\\\\\\xc2\\x9b|a\\xffb\\xe2\\x82"
+        );
+    }
+}

@@ -1,0 +1,153 @@
+//! Reading an input in pieces cut at line starts, and the buffers they reuse.
+
+use std::io::{self, Read};
+use std::sync::Mutex;
+
+/// Bytes per piece (before the lookahead).
+pub(super) const PIECE: usize = 1 << 20;
+/// Plain files larger than this are split among the threads.
+pub(super) const SPLIT_MIN: u64 = 8 << 20;
+
+pub(super) use urlsift::Piece;
+
+/// The library's piece reader with the command's buffer pools, taking a
+/// read error as the end of the input: the bytes read before it are
+/// searched, then the error is reported ([`PieceReader::take_error`]).
+pub(super) struct PieceReader<R> {
+    inner: urlsift::PieceReader<R>,
+    err: Option<io::Error>,
+}
+
+impl<R: Read> PieceReader<R> {
+    /// Pieces of about `target` bytes with `look` bytes of lookahead.
+    pub(super) fn new(r: R, target: usize, look: usize) -> PieceReader<R> {
+        PieceReader::pooled(urlsift::PieceReader::new(r, target, look))
+    }
+
+    /// Reads only the range `[start, stop)` of the input (see
+    /// [`urlsift::PieceReader::range`]).
+    pub(super) fn new_range(r: R, target: usize, look: usize, start: u64, stop: u64) -> Self {
+        PieceReader::pooled(urlsift::PieceReader::new(r, target, look).range(start, stop))
+    }
+
+    /// Starts with this thread's pooled buffer, if it has one.
+    fn pooled(mut inner: urlsift::PieceReader<R>) -> PieceReader<R> {
+        if let Some(buf) = POOL.with(|p| p.borrow_mut().pop()) {
+            inner.recycle(buf);
+        }
+        PieceReader { inner, err: None }
+    }
+
+    /// Gives a piece's buffer back for reuse.
+    pub(super) fn recycle(&mut self, data: Vec<u8>) {
+        self.inner.recycle(data);
+    }
+
+    /// The read error that ended the input early, if any.
+    pub(super) fn take_error(&mut self) -> Option<io::Error> {
+        self.err.take()
+    }
+
+    /// The next piece; after a read error the bytes read so far come as the
+    /// last piece and [`PieceReader::take_error`] has the error.
+    pub(super) fn next_piece(&mut self) -> Option<Piece> {
+        if self.inner.needs_buffer() {
+            if let Some(buf) = SHARED.take() {
+                self.inner.recycle(buf);
+            }
+        }
+        match self.inner.read_piece() {
+            Ok(p) => p,
+            Err(e) => {
+                self.err = Some(e);
+                self.inner.end_early()
+            }
+        }
+    }
+}
+
+/// Buffers handed between threads for reuse: at most `most` of them and
+/// `budget` bytes of capacity in all, none larger than `largest`, so a pool
+/// holds little whatever the input. A buffer comes back as it was left
+/// (its length too: a piece buffer of full length need not be zeroed
+/// again).
+pub(super) struct Pool {
+    /// The buffers and their total capacity.
+    pub(super) bufs: Mutex<(Vec<Vec<u8>>, usize)>,
+    pub(super) most: usize,
+    pub(super) largest: usize,
+    pub(super) budget: usize,
+}
+
+impl Pool {
+    pub(super) const fn new(most: usize, largest: usize, budget: usize) -> Pool {
+        Pool {
+            bufs: Mutex::new((Vec::new(), 0)),
+            most,
+            largest,
+            budget,
+        }
+    }
+
+    pub(super) fn take(&self) -> Option<Vec<u8>> {
+        let mut pool = lock(&self.bufs);
+        let buf = pool.0.pop()?;
+        pool.1 -= buf.capacity();
+        Some(buf)
+    }
+
+    pub(super) fn give(&self, buf: Vec<u8>) {
+        let cap = buf.capacity();
+        if cap == 0 || cap > self.largest {
+            return;
+        }
+        let mut pool = lock(&self.bufs);
+        if pool.0.len() < self.most && pool.1 + cap <= self.budget {
+            pool.0.push(buf);
+            pool.1 += cap;
+        }
+    }
+}
+
+/// Piece buffers that scanned pieces of a split input go back to, for the
+/// reading thread to fill again: no fresh (zeroed) megabyte per piece (the
+/// pieces in flight are bounded, so a few are enough).
+pub(super) static SHARED: Pool = Pool::new(8, usize::MAX, usize::MAX);
+
+/// Output buffers written out, for the next pieces to fill: a piece's
+/// output grows to tens of kilobytes, and growing a fresh one by doubling,
+/// then freeing it on the writing thread, cost more than the formatting.
+/// Many (a batch holds one per news article), none over 256 KiB, 2 MiB in
+/// all.
+pub(super) static BODIES: Pool = Pool::new(256, 256 << 10, 2 << 20);
+
+/// An empty output buffer, from [`BODIES`] when one is there.
+pub(super) fn take_body() -> Vec<u8> {
+    let mut body = BODIES.take().unwrap_or_default();
+    body.clear();
+    body
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+thread_local! {
+    /// One piece buffer per thread, kept from input to input: allocating
+    /// (and zeroing) a fresh megabyte for every small news article would
+    /// cost more than scanning it.
+    static POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl<R> Drop for PieceReader<R> {
+    fn drop(&mut self) {
+        if let Some(buf) = self.inner.take_buffer() {
+            POOL.with(|p| {
+                let mut p = p.borrow_mut();
+                if p.is_empty() {
+                    p.push(buf);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Splitting a large plain file into ranges that threads read and search at once.
+
+use crate::printer::{InputName, Recs};
+use crate::walk::Entry;
+use std::fs::File;
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use super::*;
+
+/// Reads a file from a position on with positional reads: no shared file
+/// position, so several threads read one file at once.
+pub(super) struct ReadAt<'f> {
+    pub(super) file: &'f File,
+    pub(super) pos: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let n = self.file.read_at(buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// How far before a nominal range boundary a line start is looked for.
+pub(super) const BOUNDARY_WINDOW: u64 = 4096;
+
+/// Where range `r` of a file of `size` bytes split every `piece` bytes
+/// starts: just after the last line feed in the window before `r * piece`,
+/// so the ranges on both sides agree without talking to each other. `None`
+/// when the window holds no line feed: the range before runs on (a very
+/// long line is not cut between threads, as its column and quoting depend
+/// on its start).
+pub(super) fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<u64>> {
+    let at = r * piece;
+    if r == 0 || at >= size {
+        return Ok(Some(at.min(size)));
+    }
+    let from = at - BOUNDARY_WINDOW.min(piece / 2);
+    let mut win = [0u8; BOUNDARY_WINDOW as usize];
+    let win = &mut win[..(at - from) as usize];
+    let mut n = 0;
+    let mut rd = ReadAt { file, pos: from };
+    while n < win.len() {
+        match rd.read(&mut win[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(memchr::memrchr(b'\n', &win[..n]).map(|k| from + k as u64 + 1))
+}
+
+/// The bytes `[start, end)` that range `r` of a split file covers (see
+/// [`boundary`]), or `None` when another range covers its part.
+pub(super) fn range_bounds(
+    file: &File,
+    r: u64,
+    size: u64,
+    piece: u64,
+) -> io::Result<Option<(u64, u64)>> {
+    let Some(start) = boundary(file, r, size, piece)? else {
+        return Ok(None);
+    };
+    for k in r + 1..size.div_ceil(piece) {
+        if let Some(end) = boundary(file, k, size, piece)? {
+            return Ok(Some((start, end)));
+        }
+    }
+    Ok(Some((start, size)))
+}
+
+/// Searches range `r` of a large file split every [`PIECE`] bytes: line
+/// numbers are relative to the range start.
+pub(super) fn search_range(
+    file: &File,
+    r: u64,
+    size: u64,
+    ctx: Ctx<'_>,
+    name: &InputName,
+    emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
+) -> Result<(), Fail> {
+    let Some((start, end)) = range_bounds(file, r, size, PIECE as u64).map_err(Fail::Read)? else {
+        return Ok(());
+    };
+    let look = ctx.scanner.get_limits().max_bytes;
+    let rd = ReadAt { file, pos: start };
+    search_pieces(
+        PieceReader::new_range(rd, PIECE, look, start, end),
+        None,
+        true,
+        ctx,
+        name,
+        emit,
+    )
+}
+
+/// A file found larger than a piece: opened with its size when it is
+/// larger than [`SPLIT_MIN`] and not gzip (a compressed stream is read in
+/// order).
+pub(super) fn large_plain(entry: &Entry) -> Option<(File, u64)> {
+    let Entry::File { path, .. } = entry else {
+        return None;
+    };
+    let size = std::fs::metadata(path).ok()?.len();
+    if size <= SPLIT_MIN {
+        return None;
+    }
+    match open_peeked(entry, path) {
+        Ok((file, false)) => Some((file, size)),
+        _ => None,
+    }
+}
+
+/// The job for range `r` of `ranges` of a large file (input `i`): writes
+/// its output as it goes when it is the next unit, else hands it over at
+/// the end.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search_range_unit(
+    file: &File,
+    r: u64,
+    ranges: u64,
+    size: u64,
+    input: Arc<Input>,
+    ctx: Ctx<'_>,
+    order: &Order<'_, '_>,
+    key: Key,
+    end: End,
+) {
+    let i = input.index;
+    let mut held = Recs::default();
+    let mut held_bytes = 0u64;
+    let mut lines = 0u64;
+    let res = search_range(file, r, size, ctx, &input.name, &mut |recs, bytes, lf| {
+        held.append(recs);
+        held_bytes += bytes;
+        lines += lf;
+        if held.body.len() >= PIECE && order.is_next(key) {
+            let part = Chunk {
+                input: i,
+                name: None,
+                last: false,
+                bytes: std::mem::take(&mut held_bytes),
+                body: std::mem::take(&mut held),
+                error: None,
+                piece_lines: Some(0),
+            };
+            order.commit(key, vec![part], End::Open);
+        }
+        Ok(())
+    });
+    let error = match res {
+        Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
+        _ => None,
+    };
+    let chunk = Chunk {
+        input: i,
+        name: Some(input.clone()),
+        last: r + 1 == ranges,
+        bytes: held_bytes,
+        body: held,
+        error,
+        piece_lines: Some(lines),
+    };
+    order.commit(key, vec![chunk], end);
+}

@@ -1,0 +1,227 @@
+//! Tests of the pieces, the ordered output and the range splitting.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::sync::Mutex;
+
+use super::*;
+use urlsift::Match;
+
+/// A `Write` into a shared buffer, for the order's sink.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        lock(&self.0).extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn chunk(text: &str) -> Vec<Chunk> {
+    let recs = Recs {
+        body: text.as_bytes().to_vec(),
+        count: 1,
+        ..Recs::default()
+    };
+    vec![Chunk {
+        input: 0,
+        name: None,
+        last: false,
+        bytes: 0,
+        body: recs,
+        error: None,
+        piece_lines: None,
+    }]
+}
+
+/// Units and the parts batches hand back are written in key order,
+/// whatever order they finish in, and each unit written frees room.
+#[test]
+fn order_writes_parts_of_units_in_key_order() {
+    let args = <crate::args::Args as clap::Parser>::try_parse_from(["urlsift"]).unwrap();
+    let printer = Printer::new(&args.into_config().unwrap());
+    let out = Shared::default();
+    let mut sink = Sink::new(Box::new(out.clone()), &printer);
+    let stop = AtomicBool::new(false);
+    let order = Order {
+        state: Mutex::new(OrderState {
+            sink: &mut sink,
+            next: Key::default(),
+            pending: BTreeMap::new(),
+            result: Ok(()),
+        }),
+        flow: Flow::new(0, 0),
+        stop: &stop,
+    };
+    let k = |major, minor| Key { major, minor };
+    order.commit(k(1, 0), chunk("d "), End::Done);
+    order.commit(k(0, 2), chunk("c "), End::Open);
+    order.commit(k(0, 1), chunk("b "), End::Part);
+    assert!(lock(&out.0).is_empty(), "nothing before unit (0, 0)");
+    order.commit(k(0, 0), chunk("a "), End::Part);
+    // (0, 2) is still open: it writes the rest itself when it is next.
+    assert_eq!(&*lock(&out.0), b"a b c ");
+    assert!(order.is_next(k(0, 2)));
+    order.commit(k(0, 2), chunk("c2 "), End::Done);
+    order.commit(k(2, 0), chunk("e"), End::Done);
+    assert_eq!(&*lock(&out.0), b"a b c c2 d e");
+    // Five units written whole, five units of room back.
+    assert_eq!(lock(&order.flow.state).free, 5);
+}
+
+#[test]
+fn pieces_cover_input_at_line_starts() {
+    let mut text = Vec::new();
+    for i in 0..5000 {
+        text.extend_from_slice(format!("line {i} <http://h{i}.example/>\n").as_bytes());
+        if i % 37 == 0 {
+            text.extend_from_slice(b"\nFrom x\n");
+        }
+    }
+    let mut pr = PieceReader::new(&text[..], 4096, 64);
+    let mut pos = 0u64;
+    let mut n = 0;
+    while let Some(p) = pr.next_piece() {
+        assert_eq!(p.offset, pos);
+        assert_eq!(
+            p.bytes(),
+            &text[pos as usize..pos as usize + p.bytes().len()]
+        );
+        if !p.at_end {
+            assert_eq!(p.bytes()[p.limit - 1], b'\n');
+            assert!(p.bytes().len() - p.limit >= 64);
+        }
+        pos += p.limit as u64;
+        n += 1;
+        pr.recycle(p.into_buffer());
+    }
+    assert_eq!(pos, text.len() as u64);
+    assert!(n > 10);
+    // Piecewise scanning equals one pass.
+    let s = Scanner::new();
+    let whole = s.extract(&text);
+    let mut pr = PieceReader::new(&text[..], 4096, s.get_limits().max_bytes);
+    let mut got = Vec::new();
+    let mut lines = 0;
+    while let Some(p) = pr.next_piece() {
+        let (ms, lf) = s.scan_piece(p.bytes(), p.limit, p.at_end);
+        for mut m in ms {
+            m.rebase(p.offset, lines);
+            got.push(m);
+        }
+        lines += lf;
+    }
+    assert_eq!(got, whole);
+}
+
+/// Scans `text` in pieces of `target` bytes and rebases the matches.
+fn piecewise(text: &[u8], target: usize, s: Scanner) -> Vec<Match> {
+    let mut pr = PieceReader::new(text, target, s.get_limits().max_bytes);
+    let mut got = Vec::new();
+    let mut lines = 0;
+    while let Some(p) = pr.next_piece() {
+        assert!(p.bytes().len() <= target + s.get_limits().max_bytes);
+        let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+        for mut m in ms {
+            m.rebase(p.offset, lines);
+            got.push(m);
+        }
+        lines += lf;
+        pr.recycle(p.into_buffer());
+    }
+    got
+}
+
+#[test]
+fn lines_longer_than_a_piece_are_cut_inside_with_their_context() {
+    // A quoted line far longer than a piece, holding URLs (one broken
+    // onto the next line, whose quote prefix must go) and an
+    // ISO-2022-JP run with a '<' inside it.
+    let s = Scanner::new().limits(urlsift::Limits {
+        max_bytes: 256,
+        max_lines: 4,
+    });
+    let mut text = b"> ".to_vec();
+    for i in 0..3000 {
+        text.extend_from_slice(format!("w{i} <http://h{i}.example/> ").as_bytes());
+        if i % 101 == 0 {
+            text.extend_from_slice(b"\x1b$B<http://no.example/>\x1b(B ");
+        }
+    }
+    text.extend_from_slice(b"<URL:http://end.example/a\n> b/>\n");
+    let whole = s.extract(&text);
+    assert_eq!(whole.len(), 3001);
+    assert_eq!(whole[3000].as_str(), "http://end.example/ab/");
+    for target in [1000, 4096, 7777] {
+        assert_eq!(piecewise(&text, target, s), whole, "pieces of {target}");
+    }
+}
+
+#[test]
+fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
+    // Lines of every length around the boundaries: short ones, ones
+    // longer than the window (the range before runs on), one longer
+    // than a piece, URLs broken across lines and quoted.
+    let mut text = Vec::new();
+    for i in 0..4000u32 {
+        match i % 97 {
+            0 => text.extend_from_slice(&vec![b'x'; 5000 + i as usize]),
+            1 => text.extend_from_slice(b"> <URL:http://broken.example/a-\n> b/c>"),
+            _ => text.extend_from_slice(format!("w{i} <http://h{i}.example/>").as_bytes()),
+        }
+        if i == 2000 {
+            for k in 0..3000 {
+                text.extend_from_slice(format!(" <news:g{k}.x>").as_bytes());
+            }
+        }
+        text.push(b'\n');
+    }
+    let path = std::env::temp_dir().join(format!("urlsift-ranges-{}", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let file = File::open(&path).unwrap();
+    let size = text.len() as u64;
+    let s = Scanner::new();
+    let whole = s.extract(&text);
+    assert!(whole.len() > 6900);
+    assert!(whole
+        .iter()
+        .any(|m| m.as_str() == "http://broken.example/a-b/c"));
+    for piece in [8192u64, 12345, 65536] {
+        let mut skipped = 0;
+        let mut got = Vec::new();
+        let mut pos = 0;
+        let mut lines = 0;
+        for r in 0..size.div_ceil(piece) {
+            let Some((start, end)) = range_bounds(&file, r, size, piece).unwrap() else {
+                skipped += 1;
+                continue;
+            };
+            assert_eq!(start, pos, "ranges meet (piece {piece}, range {r})");
+            assert!(start == 0 || text[start as usize - 1] == b'\n');
+            pos = end;
+            let rd = ReadAt {
+                file: &file,
+                pos: start,
+            };
+            let mut pr = PieceReader::new_range(rd, 4096, s.get_limits().max_bytes, start, end);
+            let mut range_lines = 0;
+            while let Some(p) = pr.next_piece() {
+                let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
+                for mut m in ms {
+                    m.rebase(p.offset, lines + range_lines);
+                    got.push(m);
+                }
+                range_lines += lf;
+            }
+            lines += range_lines;
+        }
+        assert_eq!(pos, size);
+        assert!(skipped > 0, "some boundary falls in a long line");
+        assert_eq!(got, whole, "piece {piece}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}

@@ -1,0 +1,352 @@
+//! Searching one unit of work: a stream piece by piece, one small file, a batch of files.
+
+use crate::mail::{MessageMap, MessageTracker};
+use crate::printer::context::{own_lines, ContextLines};
+use crate::printer::{InputName, Recs};
+use std::io::{self, Read};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use super::*;
+
+/// Counters for `--stats`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Stats {
+    /// Inputs searched.
+    pub(super) files: u64,
+    /// Bytes searched (decompressed).
+    pub(super) bytes: u64,
+    /// Records printed (or counted).
+    pub(super) matches: u64,
+}
+
+pub(super) struct Chunk {
+    pub(super) input: usize,
+    /// The input's name (`None` for an error entry).
+    pub(super) name: Option<Arc<Input>>,
+    pub(super) last: bool,
+    pub(super) bytes: u64,
+    pub(super) body: Recs,
+    pub(super) error: Option<String>,
+    /// For a piece of a split input: its line feeds. Its records carry
+    /// line numbers relative to the piece, which the writer (taking pieces
+    /// in order) moves by the lines of the pieces before it.
+    pub(super) piece_lines: Option<u64>,
+}
+
+impl Chunk {
+    /// The whole of input `input` when it could not be read: one message.
+    pub(super) fn failed(input: usize, message: String) -> Chunk {
+        Chunk {
+            input,
+            name: None,
+            last: true,
+            bytes: 0,
+            body: Recs::default(),
+            error: Some(message),
+            piece_lines: None,
+        }
+    }
+}
+
+/// Searches one stream sequentially, handing each piece's output to `emit`.
+pub(super) fn search_stream<R: Read>(
+    r: R,
+    ctx: Ctx<'_>,
+    name: &InputName,
+    emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
+) -> Result<(), Fail> {
+    let look = ctx.scanner.get_limits().max_bytes;
+    search_pieces(
+        PieceReader::new(r, PIECE, look),
+        None,
+        false,
+        ctx,
+        name,
+        emit,
+    )
+}
+
+/// Searches `first` (a piece already taken from `pr`) and the pieces of
+/// `pr` in order. Line numbers count from the first piece (`relative` when
+/// that is not the input's start); offsets are the reader's (absolute for a
+/// range).
+pub(super) fn search_pieces<R: Read>(
+    mut pr: PieceReader<R>,
+    first: Option<Piece>,
+    relative: bool,
+    ctx: Ctx<'_>,
+    name: &InputName,
+    emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
+) -> Result<(), Fail> {
+    let mut tracker = ctx.msgs.then(MessageTracker::new);
+    let mut lines = 0u64;
+    // -A/-B/-C: what one piece leaves to the next.
+    let mut context = ctx.printer.context_lines();
+    let json_lines = ctx.printer.json_lines();
+    // -m: the records this reader may still need (without -u, where later
+    // records may replace dropped ones; with context, the lines after the
+    // last URL may be in the next piece); a range needs no more than its
+    // whole input.
+    let mut room = (!ctx.printer.unique() && context.is_none())
+        .then(|| ctx.printer.max_count())
+        .flatten()
+        .unwrap_or(u64::MAX);
+    let mut next = first.or_else(|| pr.next_piece());
+    while let Some(p) = next.take() {
+        if ctx.stop.load(Ordering::Relaxed) || room == 0 {
+            return Ok(());
+        }
+        let map = tracker
+            .as_mut()
+            .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+        let (recs, lf) = match context.as_mut() {
+            Some(cl) => search_piece_context(&p, lines, cl, ctx, name),
+            // (Context is read in order, from the input's start.)
+            None if json_lines => search_piece_json_lines(&p, lines, map.as_ref(), ctx, name),
+            None => search_piece(&p, lines, relative, map.as_ref(), ctx, name),
+        };
+        lines += lf;
+        room = room.saturating_sub(recs.count);
+        emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
+        pr.recycle(p.into_buffer());
+        next = pr.next_piece();
+    }
+    match pr.take_error() {
+        Some(e) => Err(Fail::Read(e)),
+        None => Ok(()),
+    }
+}
+
+/// Searches one piece, formatting its matches at once (a piece in flight
+/// holds its output, not its matches: dense matches would cost far more
+/// memory than the text), with line numbers counted from `lines`
+/// (`relative` when `lines` is not the input's start). Returns the output
+/// and the piece's line feeds (up to its last match only, when no later
+/// piece numbers its lines from them).
+pub(super) fn search_piece(
+    p: &Piece,
+    lines: u64,
+    relative: bool,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        relative,
+        ..Recs::default()
+    };
+    // Line feeds past the last match are counted only when a later piece
+    // numbers its lines from them.
+    let count_rest = ctx.printer.wants_lines() && (relative || !p.at_end);
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        count_rest,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            let id = map.and_then(|mm| mm.lookup(m.offset()));
+            ctx.printer.push_match(&mut recs, name, m, id);
+        },
+    );
+    (recs, lf)
+}
+
+/// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
+/// text of its URL's own lines (apart, so the common path stays as lean).
+pub(super) fn search_piece_json_lines(
+    p: &Piece,
+    lines: u64,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            let id = map.and_then(|mm| mm.lookup(m.offset()));
+            let own = own_lines(p.bytes(), p.offset, m.offset(), m.end());
+            ctx.printer
+                .push_match_with(&mut recs, name, m, id, Some(own));
+        },
+    );
+    (recs, lf)
+}
+
+/// Searches one piece of an input read in order for `-A/-B/-C`: its lines
+/// and their context through `cl`, which carries what the next piece needs.
+pub(super) fn search_piece_context(
+    p: &Piece,
+    lines: u64,
+    cl: &mut ContextLines,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) -> (Recs, u64) {
+    let mut recs = Recs {
+        body: take_body(),
+        ..Recs::default()
+    };
+    let mut marks = Vec::new();
+    let lf = ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            marks.extend(ctx.printer.mark(m));
+        },
+    );
+    cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
+    (recs, lf)
+}
+
+/// A file of a batch, opened, with its first piece read: whether it is
+/// small shows only then (the scheduler did not `stat` it).
+pub(super) struct Started {
+    pub(super) pr: PieceReader<Box<dyn Read + Send>>,
+    pub(super) first: Option<Piece>,
+}
+
+impl Started {
+    /// Opens `input` and reads its first piece.
+    pub(super) fn new(input: &Input, ctx: Ctx<'_>) -> io::Result<Started> {
+        let r = input_reader(&input.entry)?;
+        let mut pr = PieceReader::new(r, PIECE, ctx.scanner.get_limits().max_bytes);
+        let first = pr.next_piece();
+        Ok(Started { pr, first })
+    }
+
+    /// Whether the file is longer than its first piece.
+    pub(super) fn large(&self) -> bool {
+        self.first.as_ref().is_some_and(|p| !p.at_end)
+    }
+
+    /// Gives the piece buffer back (the file is searched another way).
+    pub(super) fn recycle(mut self) {
+        if let Some(p) = self.first.take() {
+            self.pr.recycle(p.into_buffer());
+        }
+    }
+}
+
+/// Searches one file of a batch on the current thread: one chunk.
+pub(super) fn search_small(
+    input: &Arc<Input>,
+    started: io::Result<Started>,
+    ctx: Ctx<'_>,
+) -> Chunk {
+    let mut all = Recs::default();
+    let mut bytes = 0;
+    let res = match started {
+        Err(err) => Err(Fail::Read(err)),
+        Ok(Started { pr, first }) => {
+            search_pieces(pr, first, false, ctx, &input.name, &mut |recs, b, _| {
+                all.append(recs);
+                bytes += b;
+                Ok(())
+            })
+        }
+    };
+    let error = match res {
+        Err(Fail::Read(err)) => Some(read_message(&input.entry, &err)),
+        _ => None,
+    };
+    Chunk {
+        input: input.index,
+        name: Some(input.clone()),
+        last: true,
+        bytes,
+        body: all,
+        error,
+        piece_lines: None,
+    }
+}
+
+/// Bytes a batch searches before it hands the files left to another job:
+/// the scheduler batches files without knowing their sizes.
+pub(super) const BATCH_SHARE: u64 = 2 * PIECE as u64;
+
+/// Bytes a file of unknown size counts for in a batch: eight to a batch
+/// (measured: sixteen cost 1% more time, thirty-two 3%).
+pub(super) const UNSIZED: u64 = 128 << 10;
+
+/// The job for a batch of files, unit `key`: searched in order, one chunk
+/// each. The scheduler did not `stat` them, so the batch learns their
+/// sizes as it reads. A file larger than [`SPLIT_MIN`] goes back to the
+/// scheduler with the files after it, to be split into ranges for all
+/// threads; before a file larger than a piece, or once the batch has
+/// searched [`BATCH_SHARE`] bytes, the files left go back to be a batch of
+/// their own for another thread. What goes back is numbered after this
+/// unit (see [`Handback`]).
+pub(super) fn search_batch<'s>(
+    inputs: Vec<Arc<Input>>,
+    key: Key,
+    ctx: Ctx<'s>,
+    order: &'s Order<'_, '_>,
+    scope: &rayon::ScopeFifo<'s>,
+) {
+    let mut chunks = Vec::with_capacity(inputs.len());
+    let mut searched = 0u64;
+    let mut files = inputs.into_iter();
+    while let Some(input) = files.next() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let started = Started::new(&input, ctx);
+        let large = started.as_ref().is_ok_and(Started::large);
+        // Message-IDs need the messages in order: never split then.
+        if large && !ctx.msgs {
+            if let Some((file, size)) = large_plain(&input.entry) {
+                if let Ok(s) = started {
+                    s.recycle();
+                }
+                order.commit(key, chunks, End::Part);
+                order.flow.hand_back(Handback {
+                    key: key.then(),
+                    large: Some((Arc::new(file), size, input)),
+                    rest: files.collect(),
+                });
+                return;
+            }
+        }
+        // The files left go to another thread while this one searches.
+        let handed = (large || searched >= BATCH_SHARE) && files.len() > 0;
+        if handed {
+            let rest = files.by_ref().collect();
+            let next = key.then();
+            // Started here when there is room (no wait for the scheduler),
+            // else handed back.
+            if order.flow.try_start(next) {
+                spawn_batch(scope, rest, next, ctx, order);
+            } else {
+                order.flow.hand_back(Handback {
+                    key: next,
+                    large: None,
+                    rest,
+                });
+            }
+        }
+        let chunk = search_small(&input, started, ctx);
+        searched += chunk.bytes;
+        chunks.push(chunk);
+        if handed {
+            order.commit(key, chunks, End::Part);
+            return;
+        }
+    }
+    order.commit(key, chunks, End::Done);
+}
