@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # urlsift.extract_file over one mbox against the command at -j1 on the same
 # file (issue 17: at most 1.3x the command's time). The mbox is a generated
-# corpus's mail.mbox (gen-corpus --size SIZE --seed 1). Best of RUNS.
+# corpus's mail.mbox (gen-corpus --size SIZE --seed 1). Best of RUNS (10),
+# interleaved.
 #
 #   benches/python-extract.sh [SIZE]     (default 64M)
 #
@@ -22,13 +23,17 @@ import urlsift
 bin, mbox, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 size = os.path.getsize(mbox)
 
-def best(f):
-    times = []
+def best(fs):
+    """Each function's best time, the runs interleaved (a shared machine's
+    load drifts)."""
+    times = [[] for _ in fs]
+    outs = [None] * len(fs)
     for _ in range(runs):
-        t = time.perf_counter()
-        out = f()
-        times.append(time.perf_counter() - t)
-    return min(times), out
+        for i, f in enumerate(fs):
+            t = time.perf_counter()
+            outs[i] = f()
+            times[i].append(time.perf_counter() - t)
+    return [(min(t), o) for t, o in zip(times, outs)]
 
 def command(*flags):
     def run():
@@ -51,8 +56,7 @@ rows = [
 ]
 results = {}
 print(f"{mbox}: {size / 2**20:.0f} MiB, best of {runs}")
-for name, f in rows:
-    t, n = best(f)
+for (name, _), (t, n) in zip(rows, best([f for _, f in rows])):
     results[name] = t
     print(f"  {name:24} {t:7.3f} s  {size / t / 2**20:7.1f} MiB/s  {n} URLs")
 base = results["urlsift -j1"]

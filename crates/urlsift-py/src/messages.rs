@@ -68,6 +68,29 @@ fn after_last_blank_line(data: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+/// The length of `data` up to just after its first blank line, where
+/// `data` follows `before` (the line may start there). A line is known
+/// whole only after a line feed: one that starts before the last line feed
+/// of `before` is not looked at.
+fn after_first_blank_line(before: &[u8], data: &[u8]) -> Option<usize> {
+    let blank = |l: &[u8]| l.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'));
+    let mut start = None;
+    for nl in memchr::memchr_iter(b'\n', data) {
+        let is_blank = match start {
+            Some(s) => blank(&data[s..nl]),
+            None => {
+                memchr::memrchr(b'\n', before).is_some_and(|p| blank(&before[p + 1..]))
+                    && blank(&data[..nl])
+            }
+        };
+        if is_blank {
+            return Some(nl + 1);
+        }
+        start = Some(nl + 1);
+    }
+    None
+}
+
 impl Ids {
     /// The state at the start of an input scanned with candidates of at most
     /// `max_bytes` bytes.
@@ -94,16 +117,27 @@ impl Ids {
     /// Takes the next bytes of the input.
     pub fn take(&mut self, bytes: &[u8]) {
         self.read += bytes.len() as u64;
-        let from = self.pending.len();
-        self.pending.extend_from_slice(bytes);
-        let cut = after_last_blank_line(&self.pending, from).or_else(|| {
+        // Fed in place from `bytes` between its first and last blank
+        // lines; only what comes before (joined to the held-back bytes) and
+        // after is copied.
+        if let Some(first) = after_first_blank_line(&self.pending, bytes) {
+            let last = after_last_blank_line(bytes, first).unwrap_or(first);
+            let mut head = std::mem::take(&mut self.pending);
+            head.extend_from_slice(&bytes[..first]);
+            self.feed(&head);
+            if last > first {
+                self.feed(&bytes[first..last]);
+            }
+            head.clear();
+            head.extend_from_slice(&bytes[last..]);
+            self.pending = head;
+        } else {
+            self.pending.extend_from_slice(bytes);
+        }
+        if self.pending.len() > MAX_PENDING {
             // No blank line for a whole piece: cut at a line end, or
             // inside a line longer than a piece.
-            (self.pending.len() > MAX_PENDING).then(|| {
-                memchr::memrchr(b'\n', &self.pending).map_or(self.pending.len(), |k| k + 1)
-            })
-        });
-        if let Some(cut) = cut {
+            let cut = memchr::memrchr(b'\n', &self.pending).map_or(self.pending.len(), |k| k + 1);
             let pending = std::mem::take(&mut self.pending);
             self.feed(&pending[..cut]);
             self.pending = pending;
@@ -269,6 +303,11 @@ mod tests {
         assert_eq!(after_last_blank_line(b"a\n\nb\nc\n", 3), None);
         assert_eq!(after_last_blank_line(b"\nab\ncd\n", 0), None);
         assert_eq!(after_last_blank_line(b"ab", 0), None);
+        assert_eq!(after_first_blank_line(b"x\n", b"\nb\n\n"), Some(1));
+        assert_eq!(after_first_blank_line(b"x\n \r", b"\nb\n\n"), Some(1));
+        assert_eq!(after_first_blank_line(b"x", b"\nb\n\n"), Some(4));
+        assert_eq!(after_first_blank_line(b"", b"\nb\n \nc\n\n"), Some(5));
+        assert_eq!(after_first_blank_line(b"", b"a\nb\n"), None);
     }
 
     #[test]
@@ -278,15 +317,15 @@ mod tests {
         let msg = b"From x@y\nMessage-ID: <m@x>\n\nhello\n\n";
         let mut ids = Ids::new(16 * 1024);
         // The maps of at most the pruning window's bytes stay: each
-        // message here is a piece of its own.
+        // message here is fed as two pieces (up to each blank line).
         let window = 4 * 64 * 1024 + 4 * 16 * 1024 + MAX_PENDING;
-        let most = window / msg.len() + 2;
+        let most = 2 * (window / msg.len() + 2);
         for _ in 0..400_000 {
             ids.largest_read = 64 * 1024;
             ids.take(msg);
             assert!(ids.maps.len() <= most && ids.pending.len() <= MAX_PENDING);
         }
-        assert!(most < 400_000 / 8);
+        assert!(most < 400_000 / 4);
         // A line without end is cut once it is longer than a piece.
         let mut ids = Ids::new(16);
         for _ in 0..40 {
