@@ -32,6 +32,17 @@ EXAMPLES:
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
 
+/// Most search threads: `-j` above it is clamped (each thread keeps a few
+/// piece buffers in flight; thousands of them only cost memory and
+/// start-up time).
+pub const MAX_THREADS: usize = 64;
+
+/// Most bytes of one candidate: `--max-bytes` above it is clamped. A
+/// piece of input is read with enough lookahead to finish the candidates
+/// that start in it, so this bounds the memory a candidate may cost
+/// whatever the flag says (no URL in real text comes near a megabyte).
+pub const MAX_CANDIDATE_BYTES: usize = 1 << 20;
+
 /// The `--form` values: `<URL:scheme:...>` or `<scheme:...>`. (Plain
 /// comments on the variants keep `--help` to one line per option.)
 #[allow(missing_docs)]
@@ -49,6 +60,18 @@ pub enum HyphenArg {
     Keep,
     Drop,
     Both,
+}
+
+/// The `--generate` values: a man page (roff) or a shell's completion
+/// script.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenerateArg {
+    Man,
+    CompleteBash,
+    CompleteZsh,
+    CompleteFish,
+    CompletePowershell,
 }
 
 /// The `--tally` orders: most frequent first, or as first seen.
@@ -119,7 +142,7 @@ pub struct Args {
     /// Reading to report after a line break that follows '-' (urlsift --hyphen both a.txt)
     #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
     pub hyphen: HyphenArg,
-    /// Number of search threads, default: available cores (urlsift -j2 big.mbox)
+    /// Number of search threads, default: available cores, at most 64 (urlsift -j2 big.mbox)
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// Print files, bytes, URLs, time and speed on stderr (urlsift --stats dir/)
@@ -128,12 +151,18 @@ pub struct Args {
     /// Print the Message-ID of each URL's message (urlsift --message-id a.mbox)
     #[arg(long)]
     pub message_id: bool,
-    /// Most bytes of one <...> candidate (urlsift --max-bytes 4096 a.txt)
+    /// Most bytes of one <...> candidate, 8 to 1048576 (urlsift --max-bytes 4096 a.txt)
     #[arg(long, value_name = "N")]
     pub max_bytes: Option<usize>,
     /// Most line breaks in one <...> candidate (urlsift --max-lines 10 a.txt)
     #[arg(long, value_name = "N")]
     pub max_lines: Option<usize>,
+    /// Write each output line at once, even into a pipe (urlsift --line-buffered - | ...)
+    #[arg(long)]
+    pub line_buffered: bool,
+    /// Bytes per piece of input (tests move every boundary with tiny ones)
+    #[arg(long, value_name = "N", hide = true, value_parser = clap::value_parser!(u32).range(16..=1 << 30))]
+    pub piece_size: Option<u32>,
     /// Parse the URL arguments (or stdin lines) and print JSON (urlsift --parse 'ftp://a.b/c')
     #[arg(long)]
     pub parse: bool,
@@ -161,6 +190,9 @@ pub struct Args {
     /// End each printed path with NUL instead of ':' or newline (urlsift -l -0 dir/)
     #[arg(short = '0', long)]
     pub null: bool,
+    /// Print a man page or a shell completion script and exit (urlsift --generate man)
+    #[arg(long, value_enum, value_name = "KIND", exclusive = true)]
+    pub generate: Option<GenerateArg>,
     /// At most N URLs per input (urlsift -m 5 huge.mbox)
     #[arg(short = 'm', long, value_name = "N")]
     pub max_count: Option<u64>,
@@ -257,6 +289,11 @@ pub struct Config {
     pub raw: bool,
     /// `--parse` mode.
     pub parse: bool,
+    /// The hidden `--piece-size`: bytes per piece instead of the default.
+    pub piece_size: Option<usize>,
+    /// Flush the output after each line (`--line-buffered`; always on a
+    /// terminal).
+    pub line_buffered: bool,
     /// Paths (or URLs with `--parse`).
     pub paths: Vec<OsString>,
     /// A path list to search after `paths`.
@@ -347,7 +384,8 @@ impl Args {
             Some(0) => return Err("--threads must be at least 1".into()),
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        }
+        .min(MAX_THREADS);
         let mut schemes = Vec::new();
         for s in &self.scheme {
             let s = s.trim();
@@ -361,7 +399,10 @@ impl Args {
         }
         let defaults = Limits::default();
         let limits = Limits {
-            max_bytes: self.max_bytes.unwrap_or(defaults.max_bytes),
+            max_bytes: self
+                .max_bytes
+                .unwrap_or(defaults.max_bytes)
+                .min(MAX_CANDIDATE_BYTES),
             max_lines: self.max_lines.unwrap_or(defaults.max_lines),
         };
         if limits.max_bytes < 8 {
@@ -439,6 +480,8 @@ impl Args {
             limits,
             raw: self.raw,
             parse: self.parse,
+            piece_size: self.piece_size.map(|n| n as usize),
+            line_buffered: self.line_buffered,
             paths: self.paths,
             list,
             null: self.null,
@@ -555,6 +598,11 @@ mod tests {
         assert_eq!(cfg(&["-j2"]).threads, 2);
         assert_eq!(cfg(&["--threads", "1"]).threads, 1);
         assert!(fails(&["-j0"]));
+        // Clamped, as --help says.
+        assert_eq!(cfg(&["-j", "100000"]).threads, MAX_THREADS);
+        assert!(cfg(&[]).threads <= MAX_THREADS);
+        assert!(fails(&["-j", "18446744073709551616"]));
+        assert!(fails(&["-j", "-1"]));
         assert!(fails(&["-j", "x"]));
     }
 
@@ -576,7 +624,32 @@ mod tests {
             }
         );
         assert!(fails(&["--max-bytes", "2"]));
+        // Clamped, as --help says; never an abort.
+        let c = cfg(&["--max-bytes", "18446744073709551615"]);
+        assert_eq!(c.limits.max_bytes, MAX_CANDIDATE_BYTES);
+        assert_eq!(
+            cfg(&["--max-lines", "18446744073709551615"])
+                .limits
+                .max_lines,
+            usize::MAX
+        );
+        assert!(fails(&["--max-bytes", "18446744073709551616"]));
+        assert!(fails(&["--max-bytes", ""]));
         assert!(fails(&["--max-lines", "-1"]));
+    }
+
+    #[test]
+    fn line_buffered() {
+        assert!(cfg(&["--line-buffered"]).line_buffered);
+        assert!(!cfg(&[]).line_buffered);
+    }
+
+    #[test]
+    fn piece_size() {
+        assert_eq!(cfg(&["--piece-size", "64"]).piece_size, Some(64));
+        assert_eq!(cfg(&[]).piece_size, None);
+        assert!(fails(&["--piece-size", "15"]));
+        assert!(fails(&["--piece-size", "2000000000"]));
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub fn run_parse(cfg: &Config) -> i32 {
     if cfg.paths.is_empty() {
         let mut all = Vec::new();
         if let Err(e) = io::stdin().read_to_end(&mut all) {
-            eprintln!("urlsift: (standard input): {e}");
+            crate::warn(format_args!("urlsift: (standard input): {e}"));
             return 2;
         }
         for line in all.split(|&b| b == b'\n') {
@@ -62,7 +62,7 @@ pub fn run_parse(cfg: &Config) -> i32 {
     match stdout.write_all(&out).and_then(|_| stdout.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("urlsift: writing output: {e}");
+            crate::warn(format_args!("urlsift: writing output: {e}"));
             2
         }
         Ok(()) if all_valid => 0,

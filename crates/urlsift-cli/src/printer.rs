@@ -6,6 +6,12 @@
 //! text and Message-IDs in plain output have bytes below 0x20, 0x7f, `\`
 //! and non-ASCII written as `\xNN` (`\\` for `\`); JSON strings are
 //! escaped by serde_json, plus DEL and the C1 controls as `\u00NN`.
+//!
+//! File names are data too ([`escape_path`]): printed as text, their
+//! control characters (C0, DEL, C1), `\` and bytes that are not UTF-8 are
+//! written as `\xNN` (`\\` for `\`), so a name can neither drive the
+//! terminal nor forge an output line; in JSON a path that is not UTF-8 is
+//! `{"bytes":"<base64>"}`, which gives the name back exactly.
 
 use std::io::Write;
 
@@ -177,11 +183,82 @@ pub fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// [`escape_bytes`] into a `String`.
-pub fn escape_string(bytes: &[u8]) -> String {
+/// Writes a file name for a person to read: UTF-8 text as it is, but
+/// control characters (C0, DEL and C1: a line feed would forge an output
+/// line, an ESC or CSI drive the terminal), `\` and bytes that are not
+/// UTF-8 escaped as [`escape_bytes`] does, so the name can be told back.
+pub fn escape_path(out: &mut Vec<u8>, path: &[u8]) {
+    // Most names need nothing: one pass to see it.
+    if path
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'\\')
+    {
+        out.extend_from_slice(path);
+        return;
+    }
+    let mut rest = path;
+    while !rest.is_empty() {
+        let (valid, bad) = match std::str::from_utf8(rest) {
+            Ok(text) => (text, 0),
+            Err(e) => {
+                let (ok, after) = rest.split_at(e.valid_up_to());
+                // Known valid: the prefix the error points after.
+                let text = std::str::from_utf8(ok).unwrap_or_default();
+                (text, e.error_len().unwrap_or(after.len()))
+            }
+        };
+        for c in valid.chars() {
+            let mut b = [0u8; 4];
+            let bytes = c.encode_utf8(&mut b).as_bytes();
+            if c == '\\' || c.is_control() {
+                escape_bytes(out, bytes);
+            } else {
+                out.extend_from_slice(bytes);
+            }
+        }
+        rest = &rest[valid.len()..];
+        escape_bytes(out, &rest[..bad]);
+        rest = &rest[bad..];
+    }
+}
+
+/// [`escape_path`] into a `String`.
+pub fn escape_path_string(path: &[u8]) -> String {
     let mut v = Vec::new();
-    escape_bytes(&mut v, bytes);
+    escape_path(&mut v, path);
     String::from_utf8(v).unwrap_or_default()
+}
+
+/// Writes `bytes` in standard base64 (RFC 4648, padded).
+fn base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for group in bytes.chunks(3) {
+        let n = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for k in 0..4 {
+            if k <= group.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k)) as usize & 63]);
+            } else {
+                out.push(b'=');
+            }
+        }
+    }
+}
+
+/// Writes a path as a JSON value: a string when it is UTF-8 (serde_json's
+/// escaping), else `{"bytes":"<base64>"}`, the name exactly (as ripgrep
+/// gives a name that is not UTF-8).
+pub fn json_path(out: &mut Vec<u8>, path: &[u8]) {
+    match std::str::from_utf8(path) {
+        Ok(text) => json_str(out, text),
+        Err(_) => {
+            out.extend_from_slice(b"{\"bytes\":\"");
+            base64(out, path);
+            out.extend_from_slice(b"\"}");
+        }
+    }
 }
 
 /// Writes `s` as a JSON string (serde_json escaping, and DEL and the C1
@@ -309,8 +386,14 @@ impl Printer {
         }
         let out = &mut recs.body;
         if name.show {
-            out.extend_from_slice(&name.display);
-            out.push(self.path_sep());
+            // With -0 the path goes out as its bytes: a NUL ends it.
+            if self.null {
+                out.extend_from_slice(&name.display);
+                out.push(0);
+            } else {
+                escape_path(out, &name.display);
+                out.push(b':');
+            }
         }
         if line || self.line_number {
             put_line(recs, m);
@@ -328,7 +411,7 @@ impl Printer {
         let st = self.style;
         let out = &mut recs.body;
         if name.show {
-            st.paint(out, Paint::Path, &name.display);
+            st.path(out, &name.display);
             out.push(self.path_sep());
         }
         if line || self.line_number {
@@ -520,16 +603,14 @@ impl Printer {
     fn json_head(&self, recs: &mut Recs, name: &InputName, m: &Match, url: &str) {
         let out = &mut recs.body;
         out.extend_from_slice(b"{\"path\":");
-        // The path as JSON text only here: most runs never need it.
-        json_opt(
-            out,
-            (!name.stdin)
-                .then(|| String::from_utf8_lossy(name.path()))
-                .as_deref(),
-        );
+        if name.stdin {
+            out.extend_from_slice(b"null");
+        } else {
+            json_path(out, name.path());
+        }
         if let Some(member) = name.member() {
             out.extend_from_slice(b",\"member\":");
-            json_str(out, &String::from_utf8_lossy(member));
+            json_path(out, member);
         }
         out.extend_from_slice(b",\"line\":");
         put_line(recs, m);
@@ -645,16 +726,26 @@ impl Printer {
     /// shown).
     pub fn count_line(&self, out: &mut Vec<u8>, name: &InputName, n: u64) {
         if name.show {
-            self.style.paint(out, Paint::Path, &name.display);
-            out.push(self.path_sep());
+            if self.null {
+                out.extend_from_slice(&name.display);
+                out.push(0);
+            } else {
+                self.style.path(out, &name.display);
+                out.push(b':');
+            }
         }
         let _ = writeln!(out, "{n}");
     }
 
     /// The files-with-matches line of one input.
     pub fn file_line(&self, out: &mut Vec<u8>, name: &InputName) {
-        self.style.paint(out, Paint::Path, &name.display);
-        out.push(if self.null { 0 } else { b'\n' });
+        if self.null {
+            out.extend_from_slice(&name.display);
+            out.push(0);
+        } else {
+            self.style.path(out, &name.display);
+            out.push(b'\n');
+        }
     }
 
     /// What follows a path before the rest of a line: `:`, or NUL with
@@ -803,8 +894,51 @@ mod tests {
         let v: serde_json::Value =
             serde_json::from_str(std::str::from_utf8(&recs.body).unwrap().trim()).unwrap();
         assert_eq!(v["path"], "a.zip");
-        assert_eq!(v["member"], "b.tgz}{c\u{fffd}.txt");
+        // Not UTF-8: as bytes, the way paths are.
+        assert_eq!(v["member"]["bytes"], "Yi50Z3p9e2P/LnR4dA==");
         assert_eq!(name(true).member(), None);
+    }
+
+    #[test]
+    fn paths_escaped_as_text() {
+        let esc = |p: &[u8]| escape_path_string(p);
+        assert_eq!(esc(b"dir/a.txt"), "dir/a.txt");
+        assert_eq!(
+            esc("r\u{e9}sum\u{e9} \u{2603}".as_bytes()),
+            "r\u{e9}sum\u{e9} \u{2603}"
+        );
+        assert_eq!(esc(b"a\nb:1:http://x/"), "a\\x0ab:1:http://x/");
+        assert_eq!(esc(b"\x1b[2J\x7f\t"), "\\x1b[2J\\x7f\\x09");
+        // C1 CSI (U+009B), a lone non-UTF-8 byte, a backslash.
+        assert_eq!(esc(b"a\xc2\x9bb\xffc\\d"), "a\\xc2\\x9bb\\xffc\\\\d");
+        // A name with a line feed is one line with its prefix.
+        let mut n = name(true);
+        n.display = b"evil\nhttp://forged/".to_vec();
+        let p = printer(&["-c"]);
+        let mut out = Vec::new();
+        p.count_line(&mut out, &n, 3);
+        assert_eq!(out, b"evil\\x0ahttp://forged/:3\n");
+        out.clear();
+        p.file_line(&mut out, &n);
+        assert_eq!(out, b"evil\\x0ahttp://forged/\n");
+    }
+
+    #[test]
+    fn json_path_string_or_bytes() {
+        let json = |p: &[u8]| {
+            let mut v = Vec::new();
+            json_path(&mut v, p);
+            String::from_utf8(v).unwrap()
+        };
+        assert_eq!(json(b"a/b\nc"), "\"a/b\\nc\"");
+        assert_eq!(json(b"a\xff"), r#"{"bytes":"Yf8="}"#);
+        assert_eq!(json(b"\xff\xfe\xfd"), r#"{"bytes":"//79"}"#);
+        assert_eq!(json(b"\xffa\xff\xfe"), r#"{"bytes":"/2H//g=="}"#);
+        let mut v = Vec::new();
+        base64(&mut v, b"");
+        assert!(v.is_empty());
+        base64(&mut v, b"Man");
+        assert_eq!(v, b"TWFu");
     }
 
     #[test]

@@ -4,6 +4,13 @@
 //! symlinks followed with loop detection by the (device, inode) of the
 //! ancestor directories. Unreadable paths become error entries, in place,
 //! so that their messages come out in order.
+//!
+//! Descriptors are bounded whatever the depth (as walkdir's `max_open`): a
+//! directory is listed whole and closed at once; the handles kept to open
+//! files relative to their directory are at most [`MAX_OPEN_DIRS`] in all,
+//! of which the walker holds at most [`MAX_OPEN_LEVELS`] (the innermost:
+//! an outer one is closed, and opened again when the walk comes back to
+//! it). Files beyond that are opened by path.
 
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -12,13 +19,14 @@ use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rustix::fs::{Mode, OFlags};
 
 use crate::globs::Globs;
 use crate::input::pathlist::PathList;
-use crate::printer::escape_string;
+use crate::printer::escape_path_string;
 
 /// One input to search, or an error to report at its place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,11 +52,51 @@ pub enum Entry {
     Error(String),
 }
 
+/// Most directory handles open at once: those of the directories being
+/// listed and those the inputs in flight hold.
+pub const MAX_OPEN_DIRS: usize = 16;
+
+/// Most directory handles the walker itself keeps, for the innermost of
+/// the directories it is listing.
+pub const MAX_OPEN_LEVELS: usize = 8;
+
+/// Directory handles open now (see [`MAX_OPEN_DIRS`]).
+static OPEN_DIRS: AtomicUsize = AtomicUsize::new(0);
+
 /// An open directory of the walk. Its files are opened relative to it
 /// (`openat`): one name to look up instead of every component of the path
 /// (3% less CPU over 20,000 small files).
 #[derive(Clone, Debug)]
-pub struct Dir(Arc<OwnedFd>);
+pub struct Dir(Arc<DirFd>);
+
+/// A directory descriptor, counted in [`OPEN_DIRS`] while it is open.
+#[derive(Debug)]
+pub struct DirFd(OwnedFd);
+
+impl Drop for DirFd {
+    fn drop(&mut self) {
+        OPEN_DIRS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Dir {
+    /// Opens `path` as a handle, unless [`MAX_OPEN_DIRS`] are open (or it
+    /// cannot be opened): its files are then opened by path.
+    fn open(path: &Path) -> Option<Dir> {
+        if OPEN_DIRS.fetch_add(1, Ordering::Relaxed) >= MAX_OPEN_DIRS {
+            OPEN_DIRS.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        match rustix::fs::open(path, flags, Mode::empty()) {
+            Ok(fd) => Some(Dir(Arc::new(DirFd(fd)))),
+            Err(_) => {
+                OPEN_DIRS.fetch_sub(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+}
 
 impl PartialEq for Dir {
     fn eq(&self, other: &Dir) -> bool {
@@ -71,7 +119,7 @@ impl Entry {
                 Some(name) => {
                     let flags = OFlags::RDONLY | OFlags::CLOEXEC;
                     Ok(File::from(rustix::fs::openat(
-                        &**fd,
+                        &fd.0,
                         name,
                         flags,
                         Mode::empty(),
@@ -85,9 +133,10 @@ impl Entry {
     }
 }
 
-/// `urlsift: PATH: reason` with the path escaped.
+/// `urlsift: PATH: reason` with the path escaped (see
+/// [`escape_path`](crate::printer::escape_path)).
 pub fn message(path: &Path, reason: &dyn std::fmt::Display) -> String {
-    let path = escape_string(path.as_os_str().as_bytes());
+    let path = escape_path_string(path.as_os_str().as_bytes());
     format!("urlsift: {path}: {reason}")
 }
 
@@ -122,6 +171,9 @@ struct Level {
     dir: PathBuf,
     /// The directory open, when it could be opened (else paths are used).
     fd: Option<Dir>,
+    /// Whether `fd` was closed to bound the descriptors (to be opened
+    /// again when the walk comes back here).
+    closed: bool,
     id: (u64, u64),
     errors: std::vec::IntoIter<Entry>,
     names: std::vec::IntoIter<(OsString, bool)>,
@@ -198,10 +250,17 @@ impl Walker {
             }
         }
         names.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let fd = rustix::fs::open(&dir, flags, Mode::empty()).ok();
+        // The outermost handle goes when the walker would hold too many.
+        let open = self.stack.iter().filter(|l| l.fd.is_some()).count();
+        if open >= MAX_OPEN_LEVELS {
+            if let Some(outer) = self.stack.iter_mut().find(|l| l.fd.is_some()) {
+                outer.fd = None;
+                outer.closed = true;
+            }
+        }
         self.stack.push(Level {
-            fd: fd.map(|fd| Dir(Arc::new(fd))),
+            fd: Dir::open(&dir),
+            closed: false,
             dir,
             id,
             errors: errors.into_iter(),
@@ -267,6 +326,11 @@ impl Iterator for Walker {
                 continue;
             }
             if file {
+                if level.closed {
+                    // Back from deeper levels: this one is innermost again.
+                    level.fd = Dir::open(&level.dir);
+                    level.closed = level.fd.is_none();
+                }
                 return Some(Entry::File {
                     path,
                     regular: true,
@@ -396,5 +460,31 @@ mod tests {
             })
             .collect();
         assert_eq!(rest, ["B", "a", "b/1", "b/2", "c/x/y"]);
+    }
+
+    #[test]
+    fn deep_trees_hold_few_directory_handles() {
+        let t = tempfile::tempdir().unwrap();
+        let mut dir = t.path().to_path_buf();
+        for i in 0..30 {
+            dir = dir.join(format!("d{i}"));
+            fs::create_dir(&dir).unwrap();
+            fs::write(dir.join("a"), format!("{i}")).unwrap();
+            fs::write(dir.join("z"), format!("{i}")).unwrap();
+        }
+        let mut w = Walker::new(&[t.path().into()]);
+        let mut seen = Vec::new();
+        while let Some(e) = w.next() {
+            let open = w.stack.iter().filter(|l| l.fd.is_some()).count();
+            assert!(open <= MAX_OPEN_LEVELS, "{open} handles");
+            // Every file opens, by handle or by path, and is the right one.
+            let mut text = String::new();
+            io::Read::read_to_string(&mut e.open().unwrap(), &mut text).unwrap();
+            seen.push(text);
+        }
+        // Depth first, "a" before the subdirectory, "z" after it.
+        let a = (0..30).map(|i| i.to_string());
+        let z = (0..30).rev().map(|i| i.to_string());
+        assert_eq!(seen, a.chain(z).collect::<Vec<_>>());
     }
 }

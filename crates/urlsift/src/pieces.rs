@@ -14,12 +14,18 @@
 //! a piece is cut inside, with a [`PieceContext`] saying what the scanner
 //! needs to know of the line before the cut. Memory is one piece buffer
 //! (`target + look` bytes) and the carried lookahead, whatever the input.
+//!
+//! With [`PieceReader::max_lines`] the lookahead is read only as far as a
+//! candidate can reach (past that many line feeds none goes on), so a large
+//! `look` costs only where lines are long. With [`PieceReader::live`] the
+//! bytes of a stream that pauses come at once, cut where the scanner
+//! decides every candidate before the cut.
 
 use std::io::{self, Read};
 
 use memchr::memmem;
 
-use crate::scan::PieceContext;
+use crate::scan::{PieceContext, Scanner};
 
 /// One piece of an input, from a [`PieceReader`].
 ///
@@ -99,7 +105,18 @@ pub struct PieceReader<R> {
     context: PieceContext,
     /// With [`PieceReader::range`]: where the range ends.
     stop: Option<u64>,
+    /// With [`PieceReader::live`]: the scanner that says where to cut when
+    /// the input pauses.
+    live: Option<Scanner>,
+    /// With [`PieceReader::max_lines`]: the most line breaks a candidate
+    /// holds, which ends the lookahead a piece needs before `look` bytes.
+    lines: Option<usize>,
 }
+
+/// The lookahead first read when [`PieceReader::max_lines`] may end it
+/// early (the default [`Limits::max_bytes`](crate::Limits::max_bytes)):
+/// more is read only for a piece whose last lines are that long.
+const FIRST_LOOK: usize = 16 * 1024;
 
 /// Where to end a piece of `data` (at least `look` bytes must follow).
 fn cut(data: &[u8], target: usize, look: usize) -> Option<usize> {
@@ -164,7 +181,31 @@ impl<R: Read> PieceReader<R> {
             spare: None,
             context: PieceContext::default(),
             stop: None,
+            live: None,
+            lines: None,
         }
+    }
+
+    /// Reads the lookahead only as far as a candidate could reach: past
+    /// `lines` + 1 line feeds (its
+    /// [`Limits::max_lines`](crate::Limits::max_lines) as the scanner's) no
+    /// candidate from before the cut goes on, so a large `look` costs only
+    /// for the pieces whose lines are that long.
+    pub fn max_lines(mut self, lines: usize) -> PieceReader<R> {
+        self.lines = Some(lines);
+        self
+    }
+
+    /// For a live stream (a pipe, a terminal): when a read fails with
+    /// `WouldBlock` (the reader's way to say that the input has paused),
+    /// the bytes read so far come at once as a piece, cut at the last line
+    /// start before which `scanner` decides every candidate
+    /// ([`Scanner::decided`]), instead of waiting for a full piece and its
+    /// lookahead. The matches are those of any other cut; only when they
+    /// come changes. With nothing to cut, the `WouldBlock` is returned.
+    pub fn live(mut self, scanner: Scanner) -> PieceReader<R> {
+        self.live = Some(scanner);
+        self
     }
 
     /// Reads only the range `[start, stop)` of an input, which the reader
@@ -192,13 +233,14 @@ impl<R: Read> PieceReader<R> {
         if self.done {
             return Ok(None);
         }
-        let mut want = self.target + self.look;
+        let look = self.first_look();
+        let mut want = self.target + look;
         // The rest of a range and its lookahead, when that is less.
         let rest = self
             .stop
             .map(|stop| usize::try_from(stop - self.offset).unwrap_or(usize::MAX));
         if let Some(rest) = rest {
-            want = want.min(rest.saturating_add(self.look));
+            want = want.min(rest.saturating_add(look));
         }
         let (mut data, mut len) = match self.partial.take() {
             Some(partial) => partial,
@@ -208,7 +250,7 @@ impl<R: Read> PieceReader<R> {
                     // Zeroed by the allocator (fresh pages from the
                     // kernel): no pass over a megabyte that a small input
                     // never reaches.
-                    let first = self.carry.len() + self.target + self.look.min(self.target);
+                    let first = self.carry.len() + self.target + look.min(self.target);
                     data = vec![0; want.min(first)];
                 }
                 let len = self.carry.len();
@@ -220,6 +262,7 @@ impl<R: Read> PieceReader<R> {
             }
         };
         let limit = loop {
+            let mut paused = None;
             while len < want && !self.eof {
                 if data.len() < want {
                     // Grown as the bytes come: a large lookahead costs
@@ -233,49 +276,108 @@ impl<R: Read> PieceReader<R> {
                     Ok(k) => len += k,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) => {
-                        let whole = cut(&data[..len], self.target, self.look).is_some()
+                        let whole = self.cut_at(&data[..len], rest).is_ok()
                             && rest.map_or(true, |rest| rest > len);
                         if whole {
                             // What is read makes a piece: it comes first.
                             self.pending = Some(e);
                             break;
                         }
+                        if e.kind() == io::ErrorKind::WouldBlock {
+                            paused = self.live_cut(&data[..len]);
+                            if paused.is_some() {
+                                break;
+                            }
+                        }
                         self.partial = Some((data, len));
                         return Err(e);
                     }
                 }
             }
-            if self.pending.is_some() {
-                break cut(&data[..len], self.target, self.look).unwrap_or(len);
+            if let Some(c) = paused {
+                break c;
             }
-            if let Some(rest) = rest.filter(|&rest| rest <= len) {
-                self.done = true;
-                break rest;
-            }
-            if self.eof {
-                break len;
-            }
-            match cut(&data[..len], self.target, self.look) {
-                Some(c) => break c,
-                None => {
-                    // A line longer than the piece: cut inside it (memory
-                    // stays flat) and carry what the scanner must know of
-                    // the line into the next piece. An escape sequence
-                    // stays whole.
-                    let mut c = len - self.look;
-                    if let Some(k) = memchr::memrchr(0x1b, &data[c.saturating_sub(2)..c]) {
-                        c = c.saturating_sub(2) + k;
-                    }
-                    if c > 0 {
-                        break c;
-                    }
-                    want = want.saturating_add(self.target);
-                }
+            match self.cut_at(&data[..len], rest) {
+                Ok(c) => break c,
+                Err(more) => want = more,
             }
         };
+        if rest == Some(limit) {
+            self.done = true;
+        }
         let at_end = self.eof && self.pending.is_none();
         self.done |= at_end;
         Ok(Some(self.piece(data, len, limit, at_end)))
+    }
+
+    /// The lookahead read before a cut is looked for (see
+    /// [`PieceReader::max_lines`]).
+    fn first_look(&self) -> usize {
+        match self.lines {
+            Some(_) => self.look.min(FIRST_LOOK),
+            None => self.look,
+        }
+    }
+
+    /// Whether `tail`, the bytes after a cut, is all the lookahead the
+    /// candidates before the cut may need.
+    fn enough(&self, tail: &[u8]) -> bool {
+        tail.len() >= self.look
+            || self
+                .lines
+                .is_some_and(|n| memchr::memchr_iter(b'\n', tail).nth(n).is_some())
+    }
+
+    /// Where to end a piece of `data` (the bytes read, from the piece's
+    /// start): `Ok` with the cut when the bytes allow one, with the
+    /// lookahead it needs; `Err` with how many bytes to read first.
+    fn cut_at(&self, data: &[u8], rest: Option<usize>) -> Result<usize, usize> {
+        let len = data.len();
+        let look = self.first_look();
+        // The lookahead doubled at each step (each step counts its line
+        // feeds again: linear in all), up to `self.look`.
+        let more = |c: usize| {
+            let ahead = (len - c).saturating_mul(2).max(look);
+            c.saturating_add(ahead).min(c.saturating_add(self.look))
+        };
+        if let Some(rest) = rest.filter(|&rest| rest <= len) {
+            return match self.eof || self.enough(&data[rest..]) {
+                true => Ok(rest),
+                false => Err(more(rest)),
+            };
+        }
+        if self.eof {
+            return Ok(len);
+        }
+        let c = match cut(data, self.target, look) {
+            Some(c) => c,
+            None => {
+                // A line longer than the piece: cut inside it (memory
+                // stays flat) and carry what the scanner must know of the
+                // line into the next piece. An escape sequence stays
+                // whole.
+                let mut c = len.saturating_sub(look);
+                if let Some(k) = memchr::memrchr(0x1b, &data[c.saturating_sub(2)..c]) {
+                    c = c.saturating_sub(2) + k;
+                }
+                if c == 0 {
+                    return Err(len.saturating_add(self.target));
+                }
+                c
+            }
+        };
+        match self.enough(&data[c..]) {
+            true => Ok(c),
+            false => Err(more(c)),
+        }
+    }
+
+    /// Where to cut the bytes of a live stream that has paused (see
+    /// [`PieceReader::live`]): the last line start before the first
+    /// candidate they leave undecided, if any.
+    fn live_cut(&self, data: &[u8]) -> Option<usize> {
+        let stop = self.live?.decided(data, &self.context);
+        memchr::memrchr(b'\n', &data[..stop]).map(|k| k + 1)
     }
 
     /// Ends the input where it stands: the bytes read and not yet given
@@ -333,6 +435,151 @@ impl<R: Read> PieceReader<R> {
             offset,
             at_end,
             context,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::Match;
+
+    /// A stream that comes in bursts of `sizes` bytes (cycled), pausing
+    /// (`WouldBlock`) after each.
+    struct Bursts<'a> {
+        text: &'a [u8],
+        sizes: &'a [usize],
+        k: usize,
+        paused: bool,
+    }
+
+    impl Read for Bursts<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if !self.paused && !self.text.is_empty() {
+                self.paused = true;
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
+            self.paused = false;
+            let n = self.sizes[self.k % self.sizes.len()]
+                .min(buf.len())
+                .min(self.text.len());
+            self.k += 1;
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    /// Scans a live stream: each piece's matches, and how many bytes had
+    /// been read when it came.
+    fn live_scan(text: &[u8], sizes: &[usize], s: Scanner) -> (Vec<Match>, Vec<u64>) {
+        let r = Bursts {
+            text,
+            sizes,
+            k: 0,
+            paused: false,
+        };
+        let mut pr = PieceReader::new(r, 4096, s.get_limits().max_bytes).live(s);
+        let (mut got, mut ends, mut lines) = (Vec::new(), Vec::new(), 0);
+        loop {
+            match pr.read_piece() {
+                Ok(Some(p)) => {
+                    lines +=
+                        s.scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
+                            m.rebase(p.offset, lines);
+                            got.push(m.clone());
+                        });
+                    ends.push(p.offset + p.limit as u64);
+                    pr.recycle(p.into_buffer());
+                }
+                Ok(None) => break,
+                Err(e) => assert_eq!(e.kind(), io::ErrorKind::WouldBlock),
+            }
+        }
+        (got, ends)
+    }
+
+    #[test]
+    fn a_live_stream_gives_each_line_when_it_pauses() {
+        let text = b"one <news:a.b>\ntwo <URL:http://c.d/\n e> three\nfour <x:y\n";
+        // Line by line: the first line's piece comes before the rest is read.
+        let sizes = [15, 20, 10, 4, 50];
+        let (got, ends) = live_scan(text, &sizes, Scanner::new());
+        assert_eq!(got, Scanner::new().extract(text));
+        assert_eq!(ends[0], 15, "the first line alone");
+        // The broken URL's line waits for the byte that closes it.
+        assert_eq!(ends[1], 36);
+    }
+
+    #[test]
+    fn live_cuts_find_what_one_pass_finds() {
+        let mut text = Vec::new();
+        for i in 0..400 {
+            text.extend_from_slice(match i % 7 {
+                0 => b"> quoted <URL:http://a.example/x-\n> y/z> and <news:g.h>\n".as_slice(),
+                1 => b"<ftp://b.example/\n\nblank line in it>\n",
+                2 => b"\x1b$B<http://no.example/>\x1b(B <gopher://c.example/>\n",
+                3 => b"<URL:mailto:a@b.example> <http://u@bad> <<news:x>>\n",
+                4 => b"long line ",
+                _ => b"<http://d.example/\n  e/f> end\n",
+            });
+        }
+        let s = Scanner::new().rejected(true).limits(crate::Limits {
+            max_bytes: 64,
+            max_lines: 2,
+        });
+        let whole = s.extract(&text);
+        for sizes in [&[1usize][..], &[3, 17, 64], &[100, 7], &[5000]] {
+            let (got, _) = live_scan(&text, sizes, s);
+            assert_eq!(got, whole, "bursts {sizes:?}");
+        }
+    }
+
+    /// Scans `text` in pieces from `pr`; the matches, and the longest
+    /// lookahead a piece carried.
+    fn scan_all<R: Read>(mut pr: PieceReader<R>, s: Scanner) -> (Vec<Match>, usize) {
+        let (mut got, mut lines, mut most) = (Vec::new(), 0, 0);
+        while let Some(p) = pr.read_piece().unwrap() {
+            most = most.max(p.bytes().len() - p.limit);
+            lines += s.scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
+                m.rebase(p.offset, lines);
+                got.push(m.clone());
+            });
+            pr.recycle(p.into_buffer());
+        }
+        (got, most)
+    }
+
+    #[test]
+    fn the_lookahead_stops_where_no_candidate_reaches() {
+        // Short lines, candidates broken over lines, and now and then a
+        // line longer than the first lookahead read.
+        let mut text = Vec::new();
+        for i in 0..3000 {
+            match i % 500 {
+                0 => text.extend_from_slice(&vec![b'x'; 40_000]),
+                1 => text.extend_from_slice(b"<URL:http://long.example/"),
+                _ => text.extend_from_slice(b"> <URL:http://a.example/b-\n> c/d> <news:e.f>"),
+            }
+            text.push(b'\n');
+        }
+        for (max_bytes, max_lines) in [(1 << 20, 3), (1 << 20, 0), (100_000, 100), (50, 1)] {
+            let s = Scanner::new().rejected(true).limits(crate::Limits {
+                max_bytes,
+                max_lines,
+            });
+            let whole = s.extract(&text);
+            for target in [1000, 65536] {
+                let pr = PieceReader::new(&text[..], target, max_bytes).max_lines(max_lines);
+                let (got, most) = scan_all(pr, s);
+                assert_eq!(got, whole, "{max_bytes} {max_lines} {target}");
+                // The first read of lookahead, and past the long lines
+                // only up to their next line feeds.
+                assert!(
+                    most <= FIRST_LOOK.max(40_000 + 26 + 2 * FIRST_LOOK),
+                    "{most}"
+                );
+            }
         }
     }
 }

@@ -583,17 +583,8 @@ impl Scanner {
         count_rest: bool,
         each: &mut dyn FnMut(&mut Match),
     ) -> u64 {
-        let mut engine = Engine::new(*self);
-        // The engine counts from the start of the line the piece begins in,
-        // so columns and the quote prefix come out right.
+        let mut engine = Engine::in_context(*self, context);
         let back = context.column;
-        engine.resume = back;
-        engine.counted = back;
-        engine.jis = context.jis;
-        engine.jis_fed = back;
-        engine.prefix = context.prefix;
-        engine.prefix_valid = true;
-        engine.prefix_fed = back;
         let limit = limit.min(piece.len());
         engine.scan(piece, back, at_end, limit, &mut |m| {
             m.offset -= back;
@@ -608,6 +599,29 @@ impl Scanner {
             engine.count_lines(piece, back, back + limit as u64);
         }
         engine.line - 1
+    }
+
+    /// How far the bytes of `piece` alone decide its candidates: the
+    /// offset of the `<` of the first candidate that would need bytes past
+    /// the piece, or the piece's length. `piece` starts where `context`
+    /// says (a line start for the default). A reader of a live stream cuts
+    /// there to scan what has come at once, without waiting for the
+    /// lookahead ([`PieceReader::live`](crate::PieceReader::live)): what
+    /// is decided does not depend on the bytes beyond.
+    ///
+    /// ```
+    /// let s = urlsift::Scanner::new();
+    /// let ctx = urlsift::PieceContext::default();
+    /// assert_eq!(s.decided(b"<news:a.b> more", &ctx), 15);
+    /// assert_eq!(s.decided(b"<news:a.b> <URL:http://c.d/\n", &ctx), 11);
+    /// ```
+    pub fn decided(&self, piece: &[u8], context: &PieceContext) -> usize {
+        let cfg = Scanner {
+            rejected: false,
+            ..*self
+        };
+        let mut engine = Engine::in_context(cfg, context);
+        engine.scan(piece, context.column, false, piece.len(), &mut |_| {})
     }
 }
 
@@ -858,6 +872,22 @@ impl Drop for Engine {
 }
 
 impl Engine {
+    /// An engine for a piece that starts where `context` says. It counts
+    /// from the start of the line the piece begins in (`context.column`
+    /// bytes before it), so columns and the quote prefix come out right.
+    fn in_context(cfg: Scanner, context: &PieceContext) -> Engine {
+        let mut engine = Engine::new(cfg);
+        let back = context.column;
+        engine.resume = back;
+        engine.counted = back;
+        engine.jis = context.jis;
+        engine.jis_fed = back;
+        engine.prefix = context.prefix;
+        engine.prefix_valid = true;
+        engine.prefix_fed = back;
+        engine
+    }
+
     pub(crate) fn new(cfg: Scanner) -> Engine {
         let s = SCRATCH
             .try_with(|c| c.take())

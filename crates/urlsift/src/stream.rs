@@ -91,7 +91,7 @@ pub struct Extractor<R> {
 /// The raw reading (pieces) or the MIME one.
 #[derive(Debug)]
 enum Inner<R> {
-    Raw(Scan<R>),
+    Raw(Box<Scan<R>>),
     Mime(MimeRead<R>),
 }
 
@@ -154,7 +154,7 @@ impl<R: Read> Extractor<R> {
                 done: false,
             })
         } else {
-            Inner::Raw(Scan::new(reader, scanner, piece))
+            Inner::Raw(Box::new(Scan::new(reader, scanner, piece)))
         };
         Extractor { inner }
     }

@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
-use crate::printer::escape_string;
+use crate::printer::escape_path_string;
 
 /// The paths of a list, in order; a read error ends it as one message.
 pub struct PathList {
@@ -41,7 +41,7 @@ impl PathList {
                 "(standard input)".into(),
             )
         } else {
-            let name = escape_string(bytes);
+            let name = escape_path_string(bytes);
             match File::open(path) {
                 Ok(f) => (Box::new(BufReader::with_capacity(64 << 10, f)), name),
                 Err(e) => return Err(format!("urlsift: {name}: {e}")),

@@ -128,8 +128,19 @@ impl<R: Read> Read for Peeked<R> {
     }
 }
 
-/// Reads up to [`HEAD`] bytes of `r` ahead (fewer at its end or at a read
-/// error, which comes after them).
+/// Whether `head` already tells what the stream is, before [`HEAD`]
+/// bytes: a live stream (a pipe written a line at a time) must not wait
+/// for more. Only a tar needs them all, and a tar header's name field (its
+/// first 100 bytes) holds no line feed, which a text's first line has.
+fn decided(head: &[u8]) -> bool {
+    head.len() >= 10
+        && (codec(head).is_some()
+            || container(head) == Some(Container::Zip)
+            || head[..head.len().min(100)].contains(&b'\n'))
+}
+
+/// Reads up to [`HEAD`] bytes of `r` ahead (fewer at its end, at a read
+/// error, which comes after them, or once they tell what the stream is).
 pub fn peek<R: Read>(mut r: R) -> Peeked<R> {
     let mut head = vec![0u8; HEAD];
     let mut n = 0;
@@ -137,7 +148,12 @@ pub fn peek<R: Read>(mut r: R) -> Peeked<R> {
     while n < HEAD {
         match r.read(&mut head[n..]) {
             Ok(0) => break,
-            Ok(k) => n += k,
+            Ok(k) => {
+                n += k;
+                if decided(&head[..n]) {
+                    break;
+                }
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
                 err = Some(e);
@@ -222,6 +238,9 @@ mod tests {
         { p }.read_to_end(&mut back).unwrap();
         assert_eq!(back, data);
         assert_eq!(peek(&b"abc"[..]).head(), b"abc");
+        // A first line is enough to know text: no wait for more.
+        let lines = (&b"a line <news:x>\n"[..]).chain(FailingReader);
+        assert_eq!(peek(lines).head(), b"a line <news:x>\n");
         // A stream failing after 3 bytes.
         let failing = (&b"abc"[..]).chain(FailingReader);
         let mut p = peek(failing);

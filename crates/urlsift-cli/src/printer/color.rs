@@ -104,6 +104,14 @@ impl Style {
         self.close(out);
     }
 
+    /// Writes a file name, escaped ([`escape_path`](super::escape_path)),
+    /// coloured as a path.
+    pub fn path(&self, out: &mut Vec<u8>, path: &[u8]) {
+        self.open(out, Paint::Path);
+        super::escape_path(out, path);
+        self.close(out);
+    }
+
     /// Starts a hyperlink to `url` (nothing when links are off).
     pub fn link_open(&self, out: &mut Vec<u8>, url: &[u8]) {
         if self.hyperlink {

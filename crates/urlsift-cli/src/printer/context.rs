@@ -182,7 +182,7 @@ impl ContextLines {
         let st = self.look.style;
         let out = &mut recs.body;
         if name.show {
-            st.paint(out, Paint::Path, &name.display);
+            st.path(out, &name.display);
             out.push(sep);
         }
         if self.look.line_number {

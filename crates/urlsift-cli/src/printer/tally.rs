@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use super::color::{Paint, Style};
-use super::{json_opt, json_str, InputName};
+use super::{json_path, json_str, InputName};
 use crate::args::TallyOrder;
 
 /// One distinct URL.
@@ -112,12 +112,10 @@ impl Tally {
                 buf.extend_from_slice(b"{\"url\":");
                 json_str(&mut buf, &String::from_utf8_lossy(&e.text));
                 let _ = write!(buf, ",\"count\":{},\"path\":", e.count);
-                json_opt(
-                    &mut buf,
-                    name.filter(|n| !n.stdin)
-                        .map(|n| String::from_utf8_lossy(&n.display))
-                        .as_deref(),
-                );
+                match name.filter(|n| !n.stdin) {
+                    Some(n) => json_path(&mut buf, &n.display),
+                    None => buf.extend_from_slice(b"null"),
+                }
                 let _ = writeln!(buf, ",\"line\":{},\"column\":{}}}", e.line, e.column);
             } else {
                 let _ = write!(buf, "{}\t", e.count);
@@ -128,7 +126,7 @@ impl Tally {
                 }
                 buf.push(b'\t');
                 if let Some(n) = name.filter(|n| n.show) {
-                    st.paint(&mut buf, Paint::Path, &n.display);
+                    st.path(&mut buf, &n.display);
                     buf.push(b':');
                 }
                 st.paint(&mut buf, Paint::Number, e.line.to_string().as_bytes());

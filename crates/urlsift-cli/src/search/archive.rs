@@ -8,7 +8,7 @@
 //! is the same at any number of threads.
 
 use crate::input::archive::{self, Opened, Planned, Visitor, Zip};
-use crate::printer::escape_string;
+use crate::printer::escape_path_string;
 use std::fmt::Display;
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
@@ -52,7 +52,7 @@ impl Visitor for Members<'_, '_> {
             Err(Fail::Write(e)) => return Err(e),
             Err(Fail::Read(e)) => Some(format!(
                 "urlsift: {}: {e}",
-                escape_string(&member.name.display)
+                escape_path_string(&member.name.display)
             )),
             Ok(()) => None,
         };
@@ -66,7 +66,7 @@ impl Visitor for Members<'_, '_> {
     fn error(&mut self, names: &[Vec<u8>], what: &dyn Display) -> io::Result<()> {
         let id = self.number();
         let display = self.input.member(names, true).name.display;
-        let message = format!("urlsift: {}: {what}", escape_string(&display));
+        let message = format!("urlsift: {}: {what}", escape_path_string(&display));
         (self.emit)(Chunk {
             member: id,
             ..Chunk::failed(self.input.index, Some(message))
@@ -113,7 +113,7 @@ pub(super) fn search_zip_members_unit(
     let mut emit = |c: Chunk| {
         held += c.body.body.len();
         chunks.push(c);
-        if held >= PIECE && order.is_next(key) {
+        if held >= piece() && order.is_next(key) {
             held = 0;
             order.commit(key, std::mem::take(&mut chunks), End::Open);
         }
@@ -157,7 +157,7 @@ pub(super) fn zip_units(plan: Vec<Planned>, units: usize) -> Vec<Vec<(usize, Pla
         Planned::Error { .. } => 0,
     };
     let total: u64 = plan.iter().map(size).sum();
-    let target = (total / units.max(1) as u64).clamp(PIECE as u64, ZIP_UNIT_MAX);
+    let target = (total / units.max(1) as u64).clamp(piece() as u64, ZIP_UNIT_MAX);
     let mut out: Vec<Vec<(usize, Planned)>> = Vec::new();
     let mut cur = Vec::new();
     let mut bytes = 0u64;
@@ -228,11 +228,12 @@ pub(super) fn search_input(
 pub(super) fn start(input: &Input, ctx: Ctx<'_>) -> Result<io::Result<Started>, Opened> {
     match &input.entry {
         Entry::Stdin => match open_input(&input.entry, ctx.opts) {
-            Ok(Opened::Plain(r)) => Ok(Ok(Started::from_reader(r, ctx))),
+            Ok(Opened::Plain(r)) => Ok(Ok(Started::from_stream(r, ctx))),
             Ok(opened) => Err(opened),
             Err(e) => Ok(Err(e)),
         },
-        _ => Ok(Started::new(input, ctx)),
+        // As a stream (live when it is a FIFO), as one thread reads it.
+        _ => Ok(input_reader(&input.entry, ctx.opts).map(|r| Started::from_stream(r, ctx))),
     }
 }
 
@@ -254,7 +255,7 @@ pub(super) fn search_archive_unit(
     let mut emit = |c: Chunk| {
         held += c.body.body.len();
         chunks.push(c);
-        if held >= PIECE && order.is_next(key) {
+        if held >= piece() && order.is_next(key) {
             held = 0;
             order.commit(key, std::mem::take(&mut chunks), End::Open);
         }
@@ -314,7 +315,7 @@ mod tests {
             assert_eq!(p, &plan[i]);
         }
         let total: u64 = sizes.iter().sum();
-        let target = (total / 16).clamp(PIECE as u64, ZIP_UNIT_MAX);
+        let target = (total / 16).clamp(piece() as u64, ZIP_UNIT_MAX);
         for u in &units {
             let bytes: u64 = u
                 .iter()

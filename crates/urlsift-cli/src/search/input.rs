@@ -7,6 +7,7 @@ use crate::input::{sniff, ArchiveOpts};
 use crate::walk::{self, Entry};
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -91,7 +92,19 @@ pub(super) fn open_peeked(
 /// gives may still be an archive: see [`needs_opening`].
 pub(super) fn input_reader(entry: &Entry, opts: &ArchiveOpts) -> io::Result<Box<dyn Read + Send>> {
     match entry {
-        Entry::Stdin => Ok(Box::new(io::stdin())),
+        Entry::Stdin => Ok(super::live::stdin()),
+        Entry::File { regular: false, .. } => {
+            // A FIFO or a device: maybe live.
+            let file = entry.open()?;
+            let probe = file.try_clone()?;
+            let sniffed = Box::new(Sniffed {
+                state: Sniff::Unknown(file),
+                regular: false,
+                eof: false,
+                decompress: opts.decompress,
+            });
+            Ok(super::live::wrap(sniffed, probe.as_fd()))
+        }
         Entry::File { regular, .. } => Ok(Box::new(Sniffed {
             state: Sniff::Unknown(entry.open()?),
             regular: *regular,
@@ -106,7 +119,11 @@ pub(super) fn input_reader(entry: &Entry, opts: &ArchiveOpts) -> io::Result<Box<
 /// opened (see [`archive::open_file`]).
 pub(super) fn open_input(entry: &Entry, opts: &ArchiveOpts) -> io::Result<Opened> {
     match entry {
-        Entry::Stdin => archive::open_stream(Box::new(io::stdin()), opts),
+        Entry::Stdin => archive::open_stream(super::live::stdin(), opts),
+        // A FIFO or a device: read as a stream (maybe live), no peek.
+        Entry::File { regular: false, .. } => {
+            archive::open_stream(input_reader(entry, opts)?, opts)
+        }
         Entry::File { .. } => archive::open_file(entry.open()?, opts),
         Entry::Error(_) => unreachable!("no reader for an error entry"),
     }

@@ -4,9 +4,13 @@
 //! Every input is read with `read()` into reused buffers, in pieces of
 //! about [`PIECE`] bytes cut at a line start (just after a blank line when
 //! there is one, so a mail header block is never cut; inside a line only
-//! when a line is longer than a piece, with a [`PieceContext`](urlsift::PieceContext)), each
-//! carrying [`Limits::max_bytes`](urlsift::Limits) bytes of lookahead, and
-//! scanned with [`Scanner::scan_piece_each`], formatting as it goes.
+//! when a line is longer than a piece, with a
+//! [`PieceContext`](urlsift::PieceContext)), each carrying the lookahead
+//! its last candidates may need (at most
+//! [`Limits::max_bytes`](urlsift::Limits), only as far as `max_lines` lines
+//! reach), and scanned with [`Scanner::scan_piece_each`], formatting as it
+//! goes. A live input (a pipe, a FIFO, a terminal) is searched each time it
+//! pauses (see `live`).
 //!
 //! One thread: one sequential pass per input, output written piece by
 //! piece. Several threads: the scheduling thread is one of the rayon pool's
@@ -47,6 +51,7 @@ use urlsift::Scanner;
 
 mod archive;
 mod input;
+mod live;
 mod order;
 mod pieces;
 mod sched;
@@ -88,6 +93,9 @@ pub fn run(cfg: Config) -> i32 {
         return crate::parse::run_parse(&cfg);
     }
     let start = Instant::now();
+    if let Some(n) = cfg.piece_size {
+        set_piece(n);
+    }
     let walker = match &cfg.list {
         None => Walker::new(&cfg.paths),
         Some(list) => match PathList::open(&list.path, list.end) {
@@ -110,7 +118,7 @@ pub fn run(cfg: Config) -> i32 {
     });
     let printer = Printer::new(&cfg);
     let stdout = io::stdout();
-    let out: Box<dyn Write + Send> = if stdout.is_terminal() {
+    let out: Box<dyn Write + Send> = if stdout.is_terminal() || cfg.line_buffered {
         Box::new(io::LineWriter::new(stdout))
     } else {
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
@@ -143,7 +151,7 @@ pub fn run(cfg: Config) -> i32 {
     match result {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return 0,
         Err(e) => {
-            eprintln!("urlsift: writing output: {e}");
+            crate::warn(format_args!("urlsift: writing output: {e}"));
             code = 2;
         }
         Ok(()) => {}
@@ -151,14 +159,14 @@ pub fn run(cfg: Config) -> i32 {
     if cfg.stats {
         let secs = start.elapsed().as_secs_f64();
         let s = sink.stats;
-        eprintln!(
+        crate::warn(format_args!(
             "urlsift: {} files, {} bytes, {} matches, {:.3} s, {:.1} MB/s",
             s.files,
             s.bytes,
             s.matches,
             secs,
             s.bytes as f64 / 1e6 / secs.max(1e-9)
-        );
+        ));
     }
     code
 }

@@ -146,7 +146,7 @@ impl<'a> Sink<'a> {
             if self.failed != Some((c.input, c.member)) {
                 self.failed = Some((c.input, c.member));
                 self.out.flush()?;
-                eprintln!("{e}");
+                crate::warn(format_args!("{e}"));
             }
         }
         Ok(())

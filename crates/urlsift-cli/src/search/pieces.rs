@@ -1,13 +1,33 @@
 //! Reading an input in pieces cut at line starts, and the buffers they reuse.
 
 use std::io::{self, Read};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Bytes per piece (before the lookahead).
 pub(super) const PIECE: usize = 1 << 20;
-/// Plain files larger than this are split among the threads.
-pub(super) const SPLIT_MIN: u64 = 8 << 20;
 
+/// The piece size in use: [`PIECE`], unless the hidden `--piece-size`
+/// (for tests that move every boundary) set another. Every size the
+/// scheduler works with follows from it.
+static PIECE_SIZE: AtomicUsize = AtomicUsize::new(PIECE);
+
+/// Bytes per piece (before the lookahead): [`PIECE`] but in tests.
+pub(super) fn piece() -> usize {
+    PIECE_SIZE.load(Ordering::Relaxed)
+}
+
+/// Sets the piece size (the hidden `--piece-size`).
+pub(super) fn set_piece(n: usize) {
+    PIECE_SIZE.store(n, Ordering::Relaxed);
+}
+
+/// Plain files larger than this (8 pieces) are split among the threads.
+pub(super) fn split_min() -> u64 {
+    8 * piece() as u64
+}
+
+use urlsift::Limits;
 pub(super) use urlsift::Piece;
 
 /// The library's piece reader with the command's buffer pools, taking a
@@ -19,15 +39,23 @@ pub(super) struct PieceReader<R> {
 }
 
 impl<R: Read> PieceReader<R> {
-    /// Pieces of about `target` bytes with `look` bytes of lookahead.
-    pub(super) fn new(r: R, target: usize, look: usize) -> PieceReader<R> {
-        PieceReader::pooled(urlsift::PieceReader::new(r, target, look))
+    /// Pieces of about `target` bytes with the lookahead a candidate
+    /// within `limits` may need (read only as far as its lines reach).
+    pub(super) fn new(r: R, target: usize, limits: Limits) -> PieceReader<R> {
+        PieceReader::pooled(reader(r, target, limits))
+    }
+
+    /// A whole stream in pieces of [`PIECE`] bytes, with the lookahead
+    /// `scanner` needs; what a live input sends is searched each time it
+    /// pauses (see [`super::live`]).
+    pub(super) fn stream(r: R, scanner: urlsift::Scanner) -> PieceReader<R> {
+        PieceReader::pooled(reader(r, piece(), scanner.get_limits()).live(scanner))
     }
 
     /// Reads only the range `[start, stop)` of the input (see
     /// [`urlsift::PieceReader::range`]).
-    pub(super) fn new_range(r: R, target: usize, look: usize, start: u64, stop: u64) -> Self {
-        PieceReader::pooled(urlsift::PieceReader::new(r, target, look).range(start, stop))
+    pub(super) fn new_range(r: R, target: usize, limits: Limits, start: u64, stop: u64) -> Self {
+        PieceReader::pooled(reader(r, target, limits).range(start, stop))
     }
 
     /// Starts with this thread's pooled buffer, if it has one.
@@ -56,14 +84,24 @@ impl<R: Read> PieceReader<R> {
                 self.inner.recycle(buf);
             }
         }
-        match self.inner.read_piece() {
-            Ok(p) => p,
-            Err(e) => {
-                self.err = Some(e);
-                self.inner.end_early()
+        loop {
+            match self.inner.read_piece() {
+                Ok(p) => return p,
+                // A live input paused with nothing to search yet: read on.
+                Err(e) if super::live::is_pause(&e) => {}
+                Err(e) => {
+                    self.err = Some(e);
+                    return self.inner.end_early();
+                }
             }
         }
     }
+}
+
+/// The library's reader for candidates within `limits`: `max_bytes` of
+/// lookahead at most, read only as far as `max_lines` lines reach.
+fn reader<R: Read>(r: R, target: usize, limits: Limits) -> urlsift::PieceReader<R> {
+    urlsift::PieceReader::new(r, target, limits.max_bytes).max_lines(limits.max_lines)
 }
 
 /// Buffers handed between threads for reuse: at most `most` of them and

@@ -220,7 +220,7 @@ impl<'s> Sched<'_, 's, '_, '_> {
         let Sched { order, ctx, .. } = self;
         let mut key = h.key;
         if let Some((file, size, input)) = h.large {
-            let ranges = size.div_ceil(PIECE as u64);
+            let ranges = size.div_ceil(piece() as u64);
             for r in 0..ranges {
                 if ctx.stop.load(Ordering::Relaxed) {
                     return;
@@ -383,25 +383,25 @@ pub(super) fn run_parallel(
                         regular: true,
                         size: None,
                         ..
-                    } if !ctx.msgs && !gz_name(path) => (None, Some(UNSIZED)),
+                    } if !ctx.msgs && !gz_name(path) => (None, Some(unsized_weight())),
                     Entry::File {
                         regular: true,
                         size: Some(n),
                         ..
-                    } => (Some(*n), Some(*n).filter(|&n| n <= SPLIT_MIN)),
+                    } => (Some(*n), Some(*n).filter(|&n| n <= split_min())),
                     Entry::File { path, .. } => {
                         let n = std::fs::metadata(path)
                             .ok()
                             .filter(|md| md.is_file())
                             .map(|md| md.len());
-                        (n, n.filter(|&n| n <= SPLIT_MIN))
+                        (n, n.filter(|&n| n <= split_min()))
                     }
                     _ => (None, None),
                 };
                 if let Some(w) = weight {
                     batch.push(input);
                     batch_bytes += w;
-                    if batch_bytes >= PIECE as u64 || batch.len() >= 256 {
+                    if batch_bytes >= piece() as u64 || batch.len() >= 256 {
                         flush!();
                     }
                     continue;
@@ -472,8 +472,7 @@ pub(super) fn run_parallel(
                     // piece: the stream is searched here in order (its
                     // output still committed piece by piece).
                     Ok(r) if ctx.scanner.get_mime() => {
-                        let look = ctx.scanner.get_limits().max_bytes;
-                        let pr = PieceReader::new(r, PIECE, look);
+                        let pr = PieceReader::stream(r, ctx.scanner);
                         let res = search_pieces(
                             pr,
                             None,
@@ -508,8 +507,7 @@ pub(super) fn run_parallel(
                         order.commit(Key::unit(my), vec![chunk], End::Done);
                     }
                     Ok(r) => {
-                        let look = ctx.scanner.get_limits().max_bytes;
-                        let mut pr = PieceReader::new(r, PIECE, look);
+                        let mut pr = PieceReader::stream(r, ctx.scanner);
                         let mut tracker = ctx.msgs.then(MessageTracker::new);
                         while let Some(p) = pr.next_piece() {
                             if stop.load(Ordering::Relaxed) {

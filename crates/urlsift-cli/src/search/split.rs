@@ -102,7 +102,7 @@ pub(super) fn range_bounds(
     Ok(Some((start, size)))
 }
 
-/// Searches range `r` of a large file split every [`PIECE`] bytes: line
+/// Searches range `r` of a large file split every [`piece`] bytes: line
 /// numbers are relative to the range start.
 pub(super) fn search_range(
     file: &File,
@@ -113,14 +113,13 @@ pub(super) fn search_range(
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
     let Some((start, end)) =
-        range_bounds(file, r, size, PIECE as u64, ctx.scanner.get_mime()).map_err(Fail::Read)?
+        range_bounds(file, r, size, piece() as u64, ctx.scanner.get_mime()).map_err(Fail::Read)?
     else {
         return Ok(());
     };
-    let look = ctx.scanner.get_limits().max_bytes;
     let rd = ReadAt { file, pos: start };
     search_pieces(
-        PieceReader::new_range(rd, PIECE, look, start, end),
+        PieceReader::new_range(rd, piece(), ctx.scanner.get_limits(), start, end),
         None,
         true,
         ctx,
@@ -130,14 +129,14 @@ pub(super) fn search_range(
 }
 
 /// A file found larger than a piece: opened with its size when it is
-/// larger than [`SPLIT_MIN`] and plain text (a compressed stream is read in
+/// larger than [`split_min`] and plain text (a compressed stream is read in
 /// order).
 pub(super) fn large_plain(entry: &Entry, opts: &ArchiveOpts) -> Option<(File, u64)> {
     let Entry::File { path, .. } = entry else {
         return None;
     };
     let size = std::fs::metadata(path).ok()?.len();
-    if size <= SPLIT_MIN {
+    if size <= split_min() {
         return None;
     }
     match open_peeked(entry, path, opts) {
@@ -169,7 +168,7 @@ pub(super) fn search_range_unit(
         held.append(recs);
         held_bytes += bytes;
         lines += lf;
-        if held.body.len() >= PIECE && order.is_next(key) {
+        if held.body.len() >= piece() && order.is_next(key) {
             let part = Chunk {
                 member: 0,
                 input: i,

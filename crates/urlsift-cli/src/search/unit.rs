@@ -63,9 +63,8 @@ pub(super) fn search_stream<R: Read>(
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
-    let look = ctx.scanner.get_limits().max_bytes;
     search_pieces(
-        PieceReader::new(r, PIECE, look),
+        PieceReader::stream(r, ctx.scanner),
         None,
         false,
         ctx,
@@ -306,9 +305,17 @@ impl Started {
         Ok(Started::from_reader(r, ctx))
     }
 
+    /// Reads the first piece of the stream `r` (live when it is: see
+    /// [`PieceReader::stream`]).
+    pub(super) fn from_stream(r: Box<dyn Read + Send>, ctx: Ctx<'_>) -> Started {
+        let mut pr = PieceReader::stream(r, ctx.scanner);
+        let first = pr.next_piece();
+        Started { pr, first }
+    }
+
     /// Reads the first piece of `r`.
     pub(super) fn from_reader(r: Box<dyn Read + Send>, ctx: Ctx<'_>) -> Started {
-        let mut pr = PieceReader::new(r, PIECE, ctx.scanner.get_limits().max_bytes);
+        let mut pr = PieceReader::new(r, piece(), ctx.scanner.get_limits());
         let first = pr.next_piece();
         Started { pr, first }
     }
@@ -370,18 +377,22 @@ pub(super) fn search_small(
 
 /// Bytes a batch searches before it hands the files left to another job:
 /// the scheduler batches files without knowing their sizes.
-pub(super) const BATCH_SHARE: u64 = 2 * PIECE as u64;
+pub(super) fn batch_share() -> u64 {
+    2 * piece() as u64
+}
 
 /// Bytes a file of unknown size counts for in a batch: eight to a batch
 /// (measured: sixteen cost 1% more time, thirty-two 3%).
-pub(super) const UNSIZED: u64 = 128 << 10;
+pub(super) fn unsized_weight() -> u64 {
+    piece() as u64 / 8
+}
 
 /// The job for a batch of files, unit `key`: searched in order, one chunk
 /// each. The scheduler did not `stat` them, so the batch learns their
-/// sizes as it reads. A file larger than [`SPLIT_MIN`] goes back to the
+/// sizes as it reads. A file larger than [`split_min`] goes back to the
 /// scheduler with the files after it, to be split into ranges for all
 /// threads; before a file larger than a piece, or once the batch has
-/// searched [`BATCH_SHARE`] bytes, the files left go back to be a batch of
+/// searched [`batch_share`] bytes, the files left go back to be a batch of
 /// their own for another thread. What goes back is numbered after this
 /// unit (see [`Handback`]).
 pub(super) fn search_batch<'s>(
@@ -448,7 +459,7 @@ pub(super) fn search_batch<'s>(
             }
         }
         // The files left go to another thread while this one searches.
-        let handed = (large || searched >= BATCH_SHARE) && files.len() > 0;
+        let handed = (large || searched >= batch_share()) && files.len() > 0;
         if handed {
             let rest = files.by_ref().collect();
             let next = key.then();

@@ -1,0 +1,391 @@
+//! `urlsift._urlsift`, the extension module of the Python package `urlsift`:
+//! thin bindings over the library. [`extract`] scans bytes or text in
+//! memory, [`extract_file`] streams a file with the library's `Extractor`,
+//! [`parse`] parses one URL; matches carry the command's `--json` fields.
+//! The GIL is released while the library scans.
+#![deny(missing_docs)]
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyNotImplementedError, PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
+
+use urlsift::{Policy, Scanner, Url};
+
+mod input;
+mod scan;
+// The command's Message-ID tracker, shared rather than copied so that the
+// package and the command give the same `message_id`.
+#[path = "../../urlsift-cli/src/mail.rs"]
+mod mail;
+mod messages;
+mod options;
+mod record;
+
+use options::Options;
+use record::{Record, WarningRecord};
+use scan::StreamScan;
+
+create_exception!(
+    urlsift,
+    URLError,
+    PyValueError,
+    "Not a URL by RFC 1738. `input` is the text given, `offset` the byte \
+     where it stops matching, `rule` the section 5 production being matched \
+     there and `reason` what went wrong."
+);
+
+/// Records handed to Python per release of the GIL.
+const BATCH: usize = 1024;
+
+/// The scanner for the keyword options, or the error to raise.
+fn scanner(naked: bool, raw: bool, strict: bool) -> PyResult<Scanner> {
+    Options { naked, raw, strict }
+        .scanner()
+        .map_err(|e| PyNotImplementedError::new_err(e.to_string()))
+}
+
+/// A read or open error as Python's `OSError` (its subclass for the errno),
+/// naming the file.
+fn os_error(e: std::io::Error, path: &str) -> PyErr {
+    match e.raw_os_error() {
+        Some(code) => PyOSError::new_err((code, e.to_string(), path.to_owned())),
+        None => PyOSError::new_err(format!("{path}: {e}")),
+    }
+}
+
+fn warnings_list<'py>(py: Python<'py>, ws: &[WarningRecord]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for w in ws {
+        let d = PyDict::new(py);
+        d.set_item("code", w.code)?;
+        d.set_item("message", &w.message)?;
+        d.set_item("offset", w.offset)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// One URL found in text, with the fields of the command's `--json` output
+/// (same names, same values, `None` for `null`).
+#[pyclass(frozen, eq, name = "Match", module = "urlsift")]
+#[derive(PartialEq)]
+pub struct PyMatch {
+    rec: Record,
+}
+
+#[pymethods]
+impl PyMatch {
+    /// The file's path (`None` for data given in memory).
+    #[getter]
+    fn path(&self) -> Option<&str> {
+        self.rec.path.as_deref()
+    }
+    /// 1-based line of the opening `<`.
+    #[getter]
+    fn line(&self) -> u64 {
+        self.rec.get().line()
+    }
+    /// 1-based byte column of the opening `<`.
+    #[getter]
+    fn column(&self) -> u64 {
+        self.rec.get().column()
+    }
+    /// Byte offset of the opening `<` (of the UTF-8 bytes, for `str` input).
+    #[getter]
+    fn offset(&self) -> u64 {
+        self.rec.get().offset()
+    }
+    /// The URL: joined across lines, quote prefixes and whitespace removed.
+    #[getter]
+    fn url(&self) -> &str {
+        self.rec.url()
+    }
+    /// `"wrapped"` (`<URL:...>`) or `"bracketed"` (`<scheme:...>`).
+    #[getter]
+    fn form(&self) -> &str {
+        self.rec.get().form().as_str()
+    }
+    /// The scheme in lower case.
+    #[getter]
+    fn scheme(&self) -> String {
+        self.rec.scheme()
+    }
+    /// The fragment after `#`, if any.
+    #[getter]
+    fn fragment(&self) -> Option<String> {
+        self.rec.fragment()
+    }
+    /// Whether the URL crossed a line break.
+    #[getter]
+    fn broken(&self) -> bool {
+        self.rec.get().is_broken()
+    }
+    /// `"kept"`, `"dropped"` or `"mixed"` when a line break followed `-`.
+    #[getter]
+    fn hyphen(&self) -> Option<&str> {
+        self.rec.get().hyphen().map(|h| h.as_str())
+    }
+    /// The hyphen-dropped reading when both readings are valid.
+    #[getter]
+    fn alternative(&self) -> Option<String> {
+        self.rec.get().alternative().map(|a| a.into_owned())
+    }
+    /// The source byte ranges `(start, end)` the URL was joined from.
+    #[getter]
+    fn spans(&self) -> Vec<(u64, u64)> {
+        self.rec.spans()
+    }
+    /// Section 6 warnings: dicts with `code`, `message`, `offset`.
+    #[getter]
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let ws = self.rec.parsed().map(|u| record::warnings(&u));
+        warnings_list(py, ws.as_deref().unwrap_or_default())
+    }
+    /// The Message-ID of the message holding the URL.
+    #[getter]
+    fn message_id(&self) -> Option<&str> {
+        self.rec.message_id.as_deref()
+    }
+
+    /// The fields as a dict equal to the command's `--json` object
+    /// (`spans` as lists of two).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = &self.rec;
+        let m = r.get();
+        let url = r.parsed();
+        let d = PyDict::new(py);
+        d.set_item("path", r.path.as_deref())?;
+        d.set_item("line", m.line())?;
+        d.set_item("column", m.column())?;
+        d.set_item("offset", m.offset())?;
+        d.set_item("url", r.url())?;
+        d.set_item("form", m.form().as_str())?;
+        d.set_item("scheme", r.scheme())?;
+        d.set_item("fragment", url.as_ref().and_then(|u| u.fragment()))?;
+        d.set_item("broken", m.is_broken())?;
+        d.set_item("hyphen", m.hyphen().map(|h| h.as_str()))?;
+        d.set_item("alternative", m.alternative())?;
+        let spans: Vec<[u64; 2]> = m.spans().iter().map(|s| [s.start, s.end]).collect();
+        d.set_item("spans", spans)?;
+        let ws = url.as_ref().map(record::warnings).unwrap_or_default();
+        d.set_item("warnings", warnings_list(py, &ws)?)?;
+        d.set_item("message_id", r.message_id.as_deref())?;
+        Ok(d)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        // Python's own quoting, so that the repr reads as Python.
+        let q = |s: &str| -> PyResult<String> { Ok(PyString::new(py, s).repr()?.to_string()) };
+        let r = &self.rec;
+        let path = match &r.path {
+            Some(p) => format!("path={}, ", q(p)?),
+            None => String::new(),
+        };
+        Ok(format!(
+            "Match({path}line={}, column={}, url={}, form={})",
+            r.get().line(),
+            r.get().column(),
+            q(r.url())?,
+            q(r.get().form().as_str())?
+        ))
+    }
+
+    fn __str__(&self) -> &str {
+        self.rec.url()
+    }
+}
+
+/// Finds the URLs in `data` (`bytes`, `bytearray` or `str`) the way the
+/// command does: a list of `Match`. Offsets and columns count bytes (the
+/// UTF-8 bytes of a `str`). `strict` validates exactly by the grammar;
+/// `naked` and `raw` need library options not in this build yet.
+#[pyfunction]
+#[pyo3(signature = (data, *, naked=false, raw=false, strict=false))]
+fn extract(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    naked: bool,
+    raw: bool,
+    strict: bool,
+) -> PyResult<Vec<PyMatch>> {
+    let scanner = scanner(naked, raw, strict)?;
+    let recs = if let Ok(b) = data.downcast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        py.allow_threads(|| scan::extract_bytes(bytes, scanner))
+    } else if let Ok(s) = data.downcast::<PyString>() {
+        let text = s.to_cow()?;
+        let bytes = text.as_bytes();
+        py.allow_threads(|| scan::extract_bytes(bytes, scanner))
+    } else if let Ok(b) = data.downcast::<PyByteArray>() {
+        // A copy: a bytearray may change while the GIL is released.
+        let bytes = b.to_vec();
+        py.allow_threads(|| scan::extract_bytes(&bytes, scanner))
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "extract() takes bytes or str, not {}",
+            data.get_type().name()?
+        )));
+    };
+    Ok(recs.into_iter().map(|rec| PyMatch { rec }).collect())
+}
+
+/// The state of a file being scanned and the records read ahead.
+struct FileState {
+    scan: StreamScan,
+    ready: VecDeque<Record>,
+}
+
+/// An iterator over the URLs of one file, which it streams in bounded
+/// memory (see `extract_file`).
+#[pyclass(name = "FileMatches", module = "urlsift")]
+pub struct FileMatches {
+    /// Boxed: the scanner's state holds SIMD values aligned to 32 bytes,
+    /// more than Python's allocator gives a class instance (16), and a Box
+    /// is allocated with the alignment its contents ask.
+    state: Box<Mutex<FileState>>,
+    path: Arc<str>,
+}
+
+// No class instance may hold what needs more alignment than 16 bytes.
+const _: () = assert!(std::mem::align_of::<FileMatches>() <= 16);
+const _: () = assert!(std::mem::align_of::<PyMatch>() <= 16);
+
+#[pymethods]
+impl FileMatches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyMatch>> {
+        // The records read ahead, without giving up the GIL; the mutex is
+        // only waited for with the GIL released (a thread scanning holds
+        // it while it does not hold the GIL).
+        if let Ok(mut st) = self.state.try_lock() {
+            if let Some(rec) = st.ready.pop_front() {
+                return Ok(Some(PyMatch { rec }));
+            }
+        }
+        let next = py.allow_threads(|| {
+            let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let FileState { scan, ready } = &mut *st;
+            if ready.is_empty() {
+                scan.next_batch(BATCH, ready)?;
+            }
+            Ok::<_, std::io::Error>(ready.pop_front())
+        });
+        match next {
+            Ok(rec) => Ok(rec.map(|rec| PyMatch { rec })),
+            Err(e) => Err(os_error(e, &self.path)),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let path = PyString::new(py, &self.path).repr()?;
+        Ok(format!("<urlsift.FileMatches {path}>"))
+    }
+}
+
+/// Streams the file at `path` (gzip decompressed, as the command reads it)
+/// and iterates over its URLs: `Match` objects whose `path` is `path` as
+/// given. Memory stays bounded whatever the file's size. Options as for
+/// `extract`; a file that cannot be opened raises `OSError` at once.
+#[pyfunction]
+#[pyo3(signature = (path, *, naked=false, raw=false, strict=false))]
+fn extract_file(
+    py: Python<'_>,
+    path: PathBuf,
+    naked: bool,
+    raw: bool,
+    strict: bool,
+) -> PyResult<FileMatches> {
+    let scanner = scanner(naked, raw, strict)?;
+    let name: Arc<str> = Arc::from(path.to_string_lossy());
+    let scan = py
+        .allow_threads(|| StreamScan::open(&path, name.clone(), scanner))
+        .map_err(|e| os_error(e, &name))?;
+    Ok(FileMatches {
+        state: Box::new(Mutex::new(FileState {
+            scan,
+            ready: VecDeque::new(),
+        })),
+        path: name,
+    })
+}
+
+/// Parses one URL (`str` or `bytes`) as `urlsift --parse` does and returns
+/// its object: `input`, `valid`, `scheme`, `parts` (the RFC 1738 parts in
+/// URL order), `fragment`, `warnings`, `error`. Raises `URLError` (a
+/// `ValueError`) with `offset` and `rule` when it is not a URL.
+#[pyfunction]
+#[pyo3(signature = (url, *, strict=false))]
+fn parse<'py>(
+    py: Python<'py>,
+    url: &Bound<'py, PyAny>,
+    strict: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let bytes: Vec<u8> = if let Ok(b) = url.downcast::<PyBytes>() {
+        b.as_bytes().to_vec()
+    } else if let Ok(s) = url.downcast::<PyString>() {
+        s.to_cow()?.as_bytes().to_vec()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "parse() takes str or bytes, not {}",
+            url.get_type().name()?
+        )));
+    };
+    let input = String::from_utf8_lossy(&bytes).into_owned();
+    let policy = if strict {
+        Policy::Strict
+    } else {
+        Policy::Lenient
+    };
+    match Url::parse_with(&bytes, policy) {
+        Ok(u) => {
+            let d = PyDict::new(py);
+            d.set_item("input", &input)?;
+            d.set_item("valid", true)?;
+            d.set_item("scheme", u.scheme().to_ascii_lowercase())?;
+            let parts = PyDict::new(py);
+            for (name, value) in u.components() {
+                parts.set_item(name, value)?;
+            }
+            d.set_item("parts", parts)?;
+            d.set_item("fragment", u.fragment())?;
+            d.set_item("warnings", warnings_list(py, &record::warnings(&u))?)?;
+            d.set_item("error", py.None())?;
+            Ok(d)
+        }
+        Err(e) => {
+            let reason = e.kind().reason();
+            let err = URLError::new_err(format!(
+                "not a URL: {input:?} at byte {}: {}: {reason}",
+                e.offset(),
+                e.rule()
+            ));
+            let value = err.value(py);
+            value.setattr("input", &input)?;
+            value.setattr("offset", e.offset())?;
+            value.setattr("rule", e.rule())?;
+            value.setattr("reason", reason)?;
+            Err(err)
+        }
+    }
+}
+
+/// The extension module.
+#[pymodule]
+fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_file, m)?)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_class::<PyMatch>()?;
+    m.add_class::<FileMatches>()?;
+    m.add("URLError", m.py().get_type::<URLError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

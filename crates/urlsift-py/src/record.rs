@@ -1,0 +1,115 @@
+//! One found URL as the command's `--json` prints it: the same fields, the
+//! same values, `None` where the JSON has `null`.
+
+use std::sync::Arc;
+
+use urlsift::{Match, Url};
+
+/// A section 6 warning: `code`, `message`, `offset`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarningRecord {
+    /// Short code, e.g. `"tilde"`.
+    pub code: &'static str,
+    /// The sentence the command prints.
+    pub message: String,
+    /// Byte offset in the URL.
+    pub offset: usize,
+}
+
+/// One URL with what its `--json` fields are computed from: the match, the
+/// input's name and the Message-ID. The parsed parts (`scheme`,
+/// `fragment`, `warnings`) are computed when asked: iterating over URLs
+/// costs no second parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    m: Match,
+    /// The input's path, `None` for data given in memory (as stdin's).
+    pub path: Option<Arc<str>>,
+    /// The Message-ID of the message holding the URL.
+    pub message_id: Option<Arc<str>>,
+}
+
+impl Record {
+    /// The record of a valid match, or `None` for a rejected candidate
+    /// (which `--json` does not print).
+    pub fn new(m: Match, path: Option<&Arc<str>>, message_id: Option<Arc<str>>) -> Option<Record> {
+        m.is_valid().then(|| Record {
+            m,
+            path: path.cloned(),
+            message_id,
+        })
+    }
+
+    /// The match.
+    pub fn get(&self) -> &Match {
+        &self.m
+    }
+
+    /// The URL parsed again (a valid match always parses: the scanner
+    /// validated it with the same parser and policy).
+    pub fn parsed(&self) -> Option<Url<'_>> {
+        Url::parse_with(self.m.as_bytes(), self.m.policy()).ok()
+    }
+
+    /// The URL (the hyphen-kept reading, the command's default); ASCII.
+    pub fn url(&self) -> &str {
+        std::str::from_utf8(self.m.as_bytes()).unwrap_or_default()
+    }
+
+    /// The scheme in lower case.
+    pub fn scheme(&self) -> String {
+        let b = self.m.as_bytes();
+        String::from_utf8_lossy(&b[..urlsift::Scheme::name_len(b)]).to_ascii_lowercase()
+    }
+
+    /// The `#fragment` without `#`.
+    pub fn fragment(&self) -> Option<String> {
+        self.parsed()?.fragment().map(str::to_owned)
+    }
+
+    /// The source byte ranges `[start, end)` the URL was joined from.
+    pub fn spans(&self) -> Vec<(u64, u64)> {
+        self.m.spans().iter().map(|s| (s.start, s.end)).collect()
+    }
+}
+
+/// A URL's warnings as the command lists them.
+pub fn warnings(url: &Url<'_>) -> Vec<WarningRecord> {
+    url.warnings()
+        .iter()
+        .map(|w| WarningRecord {
+            code: w.kind.code(),
+            message: w.kind.to_string(),
+            offset: w.offset,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use urlsift::Scanner;
+
+    #[test]
+    fn fields_of_a_broken_quoted_url() {
+        let text = b"x\n> <URL:HTTP://a.b/~x-\n>   y#frag>\n";
+        let found = Scanner::new().extract(text);
+        let path: Arc<str> = Arc::from("dir/a");
+        let r = Record::new(found[0].clone(), Some(&path), Some(Arc::from("<1@x>"))).unwrap();
+        assert_eq!(r.url(), "HTTP://a.b/~x-y#frag");
+        assert_eq!(r.scheme(), "http");
+        assert_eq!(r.fragment().as_deref(), Some("frag"));
+        assert_eq!(r.spans().len(), 2);
+        let url = r.parsed().unwrap();
+        assert_eq!(warnings(&url)[0].code, "tilde");
+        assert_eq!(r.message_id.as_deref(), Some("<1@x>"));
+        assert_eq!(r.path.as_deref(), Some("dir/a"));
+    }
+
+    #[test]
+    fn rejected_candidates_have_no_record() {
+        let found = Scanner::new().rejected(true).extract(b"<http://a-/>");
+        assert_eq!(found.len(), 1);
+        assert!(Record::new(found[0].clone(), None, None).is_none());
+    }
+}

@@ -1,0 +1,201 @@
+"""urlsift.extract and urlsift.extract_file give the command's --json rows."""
+
+import gzip
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import urlsift
+from urlsift.spark import walk
+
+SAMPLES = ["samples/faq.txt", "samples/mail/inbox.mbox", "samples/mail/archive-1994.mbox.gz",
+           "samples/news/comp.mail.misc/2047", "samples/news/comp.infosystems.www/1001"]
+
+
+def file_rows(path, **options):
+    return [m.to_dict() for m in urlsift.extract_file(path, **options)]
+
+
+def tree_rows(top, **options):
+    return [row for path in walk(str(top)) for row in file_rows(path, **options)]
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_extract_file_gives_the_commands_rows(root, cli_json, sample):
+    os.chdir(root)
+    want = cli_json(sample)
+    assert want, "a sample without URLs proves nothing"
+    assert file_rows(sample) == want
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_extract_gives_the_commands_rows_on_stdin(root, cli_json, sample):
+    data = (root / sample).read_bytes()
+    if sample.endswith(".gz"):
+        data = gzip.decompress(data)
+    want = cli_json("-", stdin=data)
+    assert [m.to_dict() for m in urlsift.extract(data)] == want
+
+
+def test_a_tree_gives_the_commands_rows(root, cli_json):
+    os.chdir(root)
+    assert tree_rows("samples") == cli_json("samples")
+
+
+def test_real_corpus(cli_json, real_corpus):
+    want = cli_json(real_corpus)
+    assert len(want) > 100
+    assert tree_rows(real_corpus) == want
+
+
+def test_generated_corpus(cli_json, generated_corpus):
+    want = cli_json(generated_corpus)
+    assert len(want) > 1000
+    assert tree_rows(generated_corpus) == want
+
+
+def test_strict_as_the_command(cli_json, tmp_path):
+    text = b"<URL:http://a.b/~x> <http://c.d/e?f/g> <ftp://h/i>\n"
+    path = tmp_path / "t.txt"
+    path.write_bytes(text)
+    lenient = [m.to_dict() for m in urlsift.extract_file(path)]
+    strict = [m.to_dict() for m in urlsift.extract_file(path, strict=True)]
+    assert len(strict) < len(lenient)
+    assert [dict(r, path=None) for r in lenient] == cli_json("-", stdin=text)
+    assert [dict(r, path=None) for r in strict] == cli_json("--strict", "-", stdin=text)
+    assert [m.to_dict() for m in urlsift.extract(text, strict=True)] == cli_json("--strict", "-", stdin=text)
+
+
+def test_str_and_bytes_agree_offsets_count_utf8_bytes():
+    text = "caf\u00e9 <URL:http://a.b/c>\n\u00fcber <news:x.y>\n"
+    from_str = [m.to_dict() for m in urlsift.extract(text)]
+    from_bytes = [m.to_dict() for m in urlsift.extract(text.encode())]
+    assert from_str == from_bytes
+    assert [m["url"] for m in from_str] == ["http://a.b/c", "news:x.y"]
+    assert from_str[0]["offset"] == text.encode().index(b"<URL:")
+    assert from_str[0]["column"] == 7
+    assert [m.to_dict() for m in urlsift.extract(bytearray(text.encode()))] == from_bytes
+
+
+def test_bad_input_types_and_files():
+    with pytest.raises(TypeError, match="bytes or str"):
+        urlsift.extract(42)
+    with pytest.raises(FileNotFoundError) as e:
+        urlsift.extract_file("/no/such/file")
+    assert e.value.filename == "/no/such/file"
+    with pytest.raises(IsADirectoryError):
+        list(urlsift.extract_file("/"))
+    # Bytes that are no text at all are scanned as bytes: no error.
+    assert urlsift.extract(bytes(range(256)) * 10) == []
+
+
+def test_a_gz_name_that_is_not_gzip_is_an_error(tmp_path):
+    path = tmp_path / "x.gz"
+    path.write_bytes(b"<URL:http://a.b/>\n")
+    with pytest.raises(OSError, match="x.gz"):
+        list(urlsift.extract_file(path))
+
+
+def test_gzip_by_magic_bytes(tmp_path):
+    text = b"From a\nMessage-ID: <1@a>\n\n<URL:http://a.b/c>\n" * 3
+    plain, packed = tmp_path / "m.mbox", tmp_path / "m.bin"
+    plain.write_bytes(text)
+    packed.write_bytes(gzip.compress(text))
+    strip = lambda rows: [dict(r, path=None) for r in rows]
+    assert strip(file_rows(packed)) == strip(file_rows(plain))
+    assert len(file_rows(plain)) == 3
+
+
+def test_match_attributes_are_the_dict():
+    (m,) = urlsift.extract(b"Message-ID: <9@z>\n\n> <URL:HTTP://a.b/~x-\n>  y#f>\n")
+    d = m.to_dict()
+    for key, value in d.items():
+        got = getattr(m, key)
+        if key == "spans":
+            got = [list(s) for s in got]
+        assert got == value, key
+    assert list(d) == ["path", "line", "column", "offset", "url", "form", "scheme", "fragment",
+                       "broken", "hyphen", "alternative", "spans", "warnings", "message_id"]
+    assert m.spans[0] == tuple(d["spans"][0])
+    assert repr(m) == "Match(line=3, column=3, url='HTTP://a.b/~x-y#f', form='wrapped')"
+    assert str(m) == m.url
+    assert m == urlsift.extract(b"Message-ID: <9@z>\n\n> <URL:HTTP://a.b/~x-\n>  y#f>\n")[0]
+    assert isinstance(m, urlsift.Match)
+
+
+def test_extract_file_is_lazy_and_iterates_once(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"<URL:http://a.b/>\n" * 5000)
+    it = urlsift.extract_file(path)
+    assert iter(it) is it
+    assert repr(it) == f"<urlsift.FileMatches {str(path)!r}>"
+    first = next(it)
+    assert (first.line, first.path) == (1, str(path))
+    assert sum(1 for _ in it) == 4999
+    assert next(it, None) is None
+
+
+def test_extract_file_streams_in_bounded_memory(tmp_path):
+    # 200 MB of mail with a URL on every line, scanned in a fresh process
+    # (max RSS is a high-water mark): its memory stays far below the
+    # file's size.
+    block = (b"From a@b Mon\nMessage-ID: <1@a>\n\n"
+             + b"> text <URL:http://example.org/a/b/c> and more text to read\n" * 100 + b"\n")
+    path = tmp_path / "big.mbox"
+    with open(path, "wb") as f:
+        for _ in range(200 * 1024 * 1024 // len(block)):
+            f.write(block)
+    code = (
+        "import resource, sys, urlsift\n"
+        "n = sum(1 for m in urlsift.extract_file(sys.argv[1]) if m.message_id == '<1@a>')\n"
+        "print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, check=True)
+    n, max_rss_mb = map(int, out.stdout.split())
+    assert n == 200 * 1024 * 1024 // len(block) * 100
+    assert max_rss_mb < 64, f"max RSS {max_rss_mb} MB"
+
+
+def test_the_gil_is_released_while_scanning():
+    data = b"> text <URL:http://example.org/a/b/c> more text\n" * 400_000
+    ticks = 0
+    stop = threading.Event()
+
+    def tick():
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=tick)
+    t.start()
+    try:
+        # Each extract call holds the GIL only to convert its results;
+        # the other thread runs while the library scans.
+        seen = []
+        for _ in range(3):
+            start = ticks
+            found = urlsift.extract(data)
+            seen.append(ticks - start)
+        assert len(found) == 400_000
+    finally:
+        stop.set()
+        t.join()
+    assert max(seen) > 1000, seen
+
+
+
+def test_walk_follows_links_and_stops_at_loops(tmp_path, capsys):
+    (tmp_path / "d" / "e").mkdir(parents=True)
+    (tmp_path / "d" / "b.txt").write_text("x")
+    (tmp_path / "d" / "e" / "a.txt").write_text("x")
+    (tmp_path / "d" / "e" / "up").symlink_to(tmp_path / "d")
+    (tmp_path / "d" / "link.txt").symlink_to(tmp_path / "d" / "b.txt")
+    errors = []
+    got = list(walk(str(tmp_path / "d"), errors))
+    top = str(tmp_path / "d")
+    assert got == [f"{top}/b.txt", f"{top}/e/a.txt", f"{top}/link.txt"]
+    assert len(errors) == 1 and "symbolic link loop" in errors[0]
+    assert list(walk(str(tmp_path / "missing"))) == [str(tmp_path / "missing")]
