@@ -19,7 +19,7 @@
 //! text, exactly (no final newline unless an empty line precedes --- expect);
 //! escapes: \r \t \e (ESC) \s (space) \xHH \\
 //! --- expect
-//! url [line=N] [col=N] [off=N] [form=wrapped|bracketed] [broken|unbroken]
+//! url [line=N] [col=N] [off=N] [form=wrapped|bracketed|naked] [broken|unbroken]
 //!     [quoted|unquoted] [hyphen=kept|dropped|mixed|none] [alt=URL|alt=none]
 //! ```
 //!
@@ -128,6 +128,7 @@ fn parse_want(line: &str, ctx: &str) -> Want {
                 w.form = Some(match v {
                     "wrapped" => Form::Wrapped,
                     "bracketed" => Form::Bracketed,
+                    "naked" => Form::Naked,
                     _ => panic!("{ctx}: bad form {v}"),
                 })
             }
@@ -263,7 +264,10 @@ pub fn rejection_name(r: Rejection) -> &'static str {
             Unclosed::Blank => "blank",
             Unclosed::TooLong => "too-long",
             Unclosed::TooManyLines => "too-many-lines",
+            Unclosed::RunTooLong => "run-too-long",
+            _ => "other",
         },
+        _ => "other",
     }
 }
 
@@ -321,16 +325,26 @@ pub fn check(case: &Case, got: &[Match]) -> Vec<String> {
         let col = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count() as u64;
         diff("line(offset)", m.line().to_string(), line.to_string());
         diff("col(offset)", m.column().to_string(), col.to_string());
-        diff(
-            "byte at offset",
-            (case.input[m.offset() as usize] as char).to_string(),
-            "<".into(),
-        );
-        diff(
-            "byte before end",
-            (case.input[m.end() as usize - 1] as char).to_string(),
-            ">".into(),
-        );
+        if m.form() == Form::Naked {
+            // A naked URL is its own source text, from its scheme on.
+            let text = &case.input[m.offset() as usize..m.end() as usize];
+            diff(
+                "source text",
+                String::from_utf8_lossy(text).into_owned(),
+                m.as_str().into_owned(),
+            );
+        } else {
+            diff(
+                "byte at offset",
+                (case.input[m.offset() as usize] as char).to_string(),
+                "<".into(),
+            );
+            diff(
+                "byte before end",
+                (case.input[m.end() as usize - 1] as char).to_string(),
+                ">".into(),
+            );
+        }
     }
     errs
 }

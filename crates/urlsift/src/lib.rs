@@ -60,6 +60,7 @@ pub struct ReadmeDoctests;
 
 mod class;
 mod error;
+mod naked;
 mod percent;
 mod scan;
 mod stream;

@@ -31,7 +31,9 @@ struct Roll {
 
 impl Roll {
     fn new(scanner: Scanner, min_read: usize) -> Roll {
-        let capacity = scanner.get_limits().max_bytes + min_read.max(1);
+        // The kept tail is under `max_bytes`, plus at most the 2 bytes of
+        // an escape sequence it would cut (see `Engine::settle`).
+        let capacity = scanner.get_limits().max_bytes + 2 + min_read.max(1);
         Roll {
             engine: Engine::new(scanner),
             buf: vec![0; capacity],
