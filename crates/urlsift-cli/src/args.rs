@@ -18,18 +18,21 @@ EXAMPLES:
   urlsift --json --message-id a.mbox  one JSON object per URL
   urlsift -u < digest.txt             each URL once (normalized)
   urlsift --invalid msg.eml           the rejected <...> candidates, why
+  urlsift --naked README              also URLs without <...> around them
   urlsift --parse 'http://a.b/c?d'    parse URLs given as arguments
   zcat x.gz | urlsift -               read stdin
 
 Exit status: 0 if something was found, 1 if not, 2 on an error.";
 
-/// The `--form` values: `<URL:scheme:...>` or `<scheme:...>`. (Plain
-/// comments on the variants keep `--help` to one line per option.)
+/// The `--form` values: `<URL:scheme:...>`, `<scheme:...>`, or naked
+/// (with `--naked`). (Plain comments on the variants keep `--help` to one
+/// line per option.)
 #[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormArg {
     Wrapped,
     Bracketed,
+    Naked,
 }
 
 /// The `--hyphen` values: the hyphen-kept reading (the contract's
@@ -87,6 +90,9 @@ pub struct Args {
     /// Exactly the RFC 1738 grammar, no lenient deviations (urlsift --strict a.txt)
     #[arg(long)]
     pub strict: bool,
+    /// Also URLs without <...>, ends guessed by rule (urlsift --naked README)
+    #[arg(long)]
+    pub naked: bool,
     /// Reading to report after a line break that follows '-' (urlsift --hyphen both a.txt)
     #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
     pub hyphen: HyphenArg,
@@ -145,6 +151,8 @@ pub struct Config {
     pub unique: bool,
     /// Print rejected candidates instead of URLs.
     pub invalid: bool,
+    /// Also report naked URLs (contract rules 14 to 17).
+    pub naked: bool,
     /// Validation policy.
     pub policy: Policy,
     /// Hyphen reading choice.
@@ -206,6 +214,9 @@ impl Args {
         if limits.max_bytes < 8 {
             return Err("--max-bytes must be at least 8".into());
         }
+        if self.form == Some(FormArg::Naked) && !self.naked {
+            return Err("--form naked needs --naked".into());
+        }
         Ok(Config {
             mode,
             with_filename: if self.with_filename {
@@ -221,7 +232,9 @@ impl Args {
             form: self.form.map(|f| match f {
                 FormArg::Wrapped => Form::Wrapped,
                 FormArg::Bracketed => Form::Bracketed,
+                FormArg::Naked => Form::Naked,
             }),
+            naked: self.naked,
             unique: self.unique,
             invalid: self.invalid,
             policy: if self.strict {
@@ -320,6 +333,9 @@ mod tests {
         assert_eq!(cfg(&["--form", "wrapped"]).form, Some(Form::Wrapped));
         assert_eq!(cfg(&["--form", "bracketed"]).form, Some(Form::Bracketed));
         assert!(fails(&["--form", "naked"]));
+        assert_eq!(cfg(&["--naked", "--form", "naked"]).form, Some(Form::Naked));
+        assert!(cfg(&["--naked"]).naked);
+        assert!(!cfg(&[]).naked);
     }
 
     #[test]

@@ -91,6 +91,9 @@ pub struct PieceReader<R> {
     context: PieceContext,
     /// With [`PieceReader::range`]: where the range ends.
     stop: Option<u64>,
+    /// With naked URLs on, the scanner that tells each piece's context
+    /// what a URL before the cut hides of it (see [`PieceReader::scanning`]).
+    naked: Option<Scanner>,
 }
 
 /// Where to end a piece of `data` (at least `look` bytes must follow).
@@ -124,7 +127,17 @@ impl<R: Read> PieceReader<R> {
             spare: POOL.with(|p| p.borrow_mut().pop()).into_iter().collect(),
             context: PieceContext::default(),
             stop: None,
+            naked: None,
         }
+    }
+
+    /// Pieces for `scanner`: with naked URLs on, a cut that does not follow
+    /// an empty line gets the context of
+    /// [`PieceContext::advance_scanning`] (a `<...>` broken across it, or a
+    /// naked URL across a cut inside a line, hides bytes of the next piece).
+    pub fn scanning(mut self, scanner: Scanner) -> PieceReader<R> {
+        self.naked = scanner.get_naked().then_some(scanner);
+        self
     }
 
     /// Reads only the range `[start, stop)` of an input, which the reader
@@ -216,7 +229,12 @@ impl<R: Read> PieceReader<R> {
         let at_end = self.eof;
         self.done |= at_end;
         let context = self.context;
-        self.context = if limit > 0 && data[limit - 1] != b'\n' {
+        let fresh = limit >= 2 && data[limit - 2..limit] == *b"\n\n";
+        self.context = if let Some(sc) = self.naked.filter(|_| !fresh) {
+            let mut next = context;
+            next.advance_scanning(&sc, &data[..len], limit, at_end);
+            next
+        } else if limit > 0 && data[limit - 1] != b'\n' {
             let mut next = context;
             next.advance(&data[..limit]);
             next
@@ -490,7 +508,7 @@ fn search_stream<R: Read>(
 ) -> Result<(), Fail> {
     let look = ctx.scanner.get_limits().max_bytes;
     search_pieces(
-        PieceReader::new(r, PIECE, look),
+        PieceReader::new(r, PIECE, look).scanning(ctx.scanner),
         None,
         false,
         ctx,
@@ -594,8 +612,9 @@ const BOUNDARY_WINDOW: u64 = 4096;
 /// so the ranges on both sides agree without talking to each other. `None`
 /// when the window holds no line feed: the range before runs on (a very
 /// long line is not cut between threads, as its column and quoting depend
-/// on its start).
-fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<u64>> {
+/// on its start). With `blank` (naked URLs on) only just after an empty
+/// line: no URL crosses one, so the range after starts with nothing hidden.
+fn boundary(file: &File, r: u64, size: u64, piece: u64, blank: bool) -> io::Result<Option<u64>> {
     let at = r * piece;
     if r == 0 || at >= size {
         return Ok(Some(at.min(size)));
@@ -613,17 +632,26 @@ fn boundary(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<u64
             Err(e) => return Err(e),
         }
     }
+    if blank {
+        return Ok(memchr::memmem::rfind(&win[..n], b"\n\n").map(|k| from + k as u64 + 2));
+    }
     Ok(memchr::memrchr(b'\n', &win[..n]).map(|k| from + k as u64 + 1))
 }
 
 /// The bytes `[start, end)` that range `r` of a split file covers (see
 /// [`boundary`]), or `None` when another range covers its part.
-fn range_bounds(file: &File, r: u64, size: u64, piece: u64) -> io::Result<Option<(u64, u64)>> {
-    let Some(start) = boundary(file, r, size, piece)? else {
+fn range_bounds(
+    file: &File,
+    r: u64,
+    size: u64,
+    piece: u64,
+    blank: bool,
+) -> io::Result<Option<(u64, u64)>> {
+    let Some(start) = boundary(file, r, size, piece, blank)? else {
         return Ok(None);
     };
     for k in r + 1..size.div_ceil(piece) {
-        if let Some(end) = boundary(file, k, size, piece)? {
+        if let Some(end) = boundary(file, k, size, piece, blank)? {
             return Ok(Some((start, end)));
         }
     }
@@ -640,13 +668,18 @@ fn search_range(
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
-    let Some((start, end)) = range_bounds(file, r, size, PIECE as u64).map_err(Fail::Read)? else {
+    let blank = ctx.scanner.get_naked();
+    let Some((start, end)) =
+        range_bounds(file, r, size, PIECE as u64, blank).map_err(Fail::Read)?
+    else {
         return Ok(());
     };
     let look = ctx.scanner.get_limits().max_bytes;
     let rd = ReadAt { file, pos: start };
     search_pieces(
-        PieceReader::new(rd, PIECE, look).range(start, end),
+        PieceReader::new(rd, PIECE, look)
+            .range(start, end)
+            .scanning(ctx.scanner),
         None,
         true,
         ctx,
@@ -767,7 +800,8 @@ pub fn run(cfg: Config) -> i32 {
     let scanner = Scanner::new()
         .policy(cfg.policy)
         .limits(cfg.limits)
-        .rejected(cfg.invalid);
+        .rejected(cfg.invalid)
+        .naked(cfg.naked);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,
@@ -889,7 +923,8 @@ impl Started {
     /// Opens `input` and reads its first piece.
     fn new(input: &Input, ctx: Ctx<'_>) -> io::Result<Started> {
         let r = input_reader(&input.entry)?;
-        let mut pr = PieceReader::new(r, PIECE, ctx.scanner.get_limits().max_bytes);
+        let mut pr =
+            PieceReader::new(r, PIECE, ctx.scanner.get_limits().max_bytes).scanning(ctx.scanner);
         let first = pr.next_piece();
         Ok(Started { pr, first })
     }
@@ -1508,7 +1543,7 @@ fn run_parallel(
                     // order, the pieces searched on the pool.
                     Ok(r) => {
                         let look = ctx.scanner.get_limits().max_bytes;
-                        let mut pr = PieceReader::new(r, PIECE, look);
+                        let mut pr = PieceReader::new(r, PIECE, look).scanning(ctx.scanner);
                         let mut tracker = ctx.msgs.then(MessageTracker::new);
                         while let Some(p) = pr.next_piece() {
                             if stop.load(Ordering::Relaxed) {
@@ -1879,7 +1914,7 @@ mod tests {
             let mut pos = 0;
             let mut lines = 0;
             for r in 0..size.div_ceil(piece) {
-                let Some((start, end)) = range_bounds(&file, r, size, piece).unwrap() else {
+                let Some((start, end)) = range_bounds(&file, r, size, piece, false).unwrap() else {
                     skipped += 1;
                     continue;
                 };
