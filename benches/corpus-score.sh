@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # corpus-score.sh - precision and recall of the release binary on a 32 MB
-# generated corpus, LENIENT (default) and STRICT; both must be 1.0000.
+# generated corpus, LENIENT (default) and STRICT, and with naked URLs on a
+# gen-corpus --naked corpus (LENIENT: its expectation holds that reading
+# only); all must be 1.0000.
 #
 # Needs ../shared (gen-corpus, score-urls) beside the repository. Builds the
 # release binary if it is missing. URLSIFT=path overrides the binary, SIZE
@@ -16,12 +18,12 @@ trap 'rm -rf "$tmp"' EXIT
 "$shared/bench/gen-corpus" --size "$size" --seed "$seed" --out "$tmp/corpus" >/dev/null
 
 status=0
-score() { # label, extra urlsift flags, extra score-urls flags
-    local label="$1" flags="$2" sflags="$3" out report
+score() { # label, extra urlsift flags, extra score-urls flags[, corpus]
+    local label="$1" flags="$2" sflags="$3" corpus="${4:-$tmp/corpus}" out report
     out="$tmp/out-$label.txt"
     # Paths relative to the corpus, as in expected.tsv.
-    (cd "$tmp/corpus" && "$bin" -H -n $flags mail.mbox news) >"$out"
-    report="$("$shared/bench/score-urls" --format grep $sflags "$tmp/corpus/expected.tsv" "$out")"
+    (cd "$corpus" && "$bin" -H -n $flags mail.mbox news) >"$out"
+    report="$("$shared/bench/score-urls" --format grep $sflags "$corpus/expected.tsv" "$out")"
     echo "$label: $report" | head -1
     if ! grep -q 'precision 1\.0000' <<<"$report" || ! grep -q 'recall 1\.0000' <<<"$report"; then
         echo "$report" | sed 's/^/    /'
@@ -30,6 +32,8 @@ score() { # label, extra urlsift flags, extra score-urls flags
 }
 score lenient "" ""
 score strict "--strict" "--strict"
+"$shared/bench/gen-corpus" --naked --size "$size" --seed "$seed" --out "$tmp/naked" >/dev/null
+score naked "--naked" "--naked" "$tmp/naked"
 if [ "$status" -ne 0 ]; then
     echo "corpus-score: FAILED (precision and recall must both be 1.0000)" >&2
 fi
