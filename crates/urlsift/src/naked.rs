@@ -21,7 +21,7 @@
 //! that many bytes and memory stays bounded.
 
 use crate::error::{ErrorKind, ParseError};
-use crate::scan::{Rejection, Unclosed};
+use crate::scan::{Rejection, Skip, Unclosed};
 use crate::url::{Policy, Url};
 
 /// The ten schemes of RFC 1738 (matched in any case): naked without `//`.
@@ -124,6 +124,8 @@ pub(crate) struct Naked {
     pub(crate) hidden: u64,
     run: Option<Run>,
     tail: Tail,
+    /// The search for ':' (built once: most searches are short).
+    colon: Skip,
 }
 
 impl Naked {
@@ -156,6 +158,7 @@ impl Naked {
             hidden: at + hidden,
             run: None,
             tail: Tail::default(),
+            colon: Skip::byte(b':'),
         }
     }
 
@@ -234,7 +237,7 @@ impl Naked {
         };
         loop {
             let from = (self.pos - base) as usize;
-            let c = match memchr::memchr(b':', &buf[from.min(reach)..reach]) {
+            let c = match self.colon.find(&buf[from.min(reach)..reach]) {
                 Some(k) => from + k,
                 None => {
                     self.move_to(buf, base, upto);

@@ -794,26 +794,34 @@ pub(crate) struct Engine {
 /// comes every few hundred bytes in mail, and `memchr`'s per-call dispatch
 /// was a tenth of the search's cost.
 #[derive(Clone, Copy, Debug)]
-struct Skip {
+pub(crate) struct Skip {
+    byte: u8,
     #[cfg(target_arch = "x86_64")]
     avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
 }
 
 impl Skip {
+    /// The search for `<`.
     fn new() -> Skip {
+        Skip::byte(b'<')
+    }
+
+    /// The search for `byte` (the naked pass looks for ':').
+    pub(crate) fn byte(byte: u8) -> Skip {
         Skip {
+            byte,
             #[cfg(target_arch = "x86_64")]
-            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'<'),
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(byte),
         }
     }
 
     #[inline]
-    fn find(&self, haystack: &[u8]) -> Option<usize> {
+    pub(crate) fn find(&self, haystack: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if let Some(one) = &self.avx2 {
             return one.find(haystack);
         }
-        memchr(b'<', haystack)
+        memchr(self.byte, haystack)
     }
 }
 
@@ -964,14 +972,28 @@ impl Engine {
                 None => break (limit, limit),
                 Some(k) => i + k,
             };
-            // Naked URLs before this '<' come first (offset order), and
-            // need nothing after it: their text stops at a '<'.
-            if self.naked.is_some() && !self.naked_to(buf, base, p, eof, emit) {
-                break (p, p);
-            }
-            match self.follow(buf, base, p, eof) {
+            let follow = match self.opening(buf, p, eof) {
+                Ok((q, known)) => {
+                    // Naked URLs before this candidate come first (offset
+                    // order, and line numbers counted forward), and need
+                    // nothing after it: their text stops at a '<'. Most
+                    // '<' open no candidate and cost the naked pass nothing.
+                    if self.naked.is_some() && !self.naked_to(buf, base, p, eof, emit) {
+                        break (p, p);
+                    }
+                    self.follow_from(buf, base, p, q, known, eof)
+                }
+                Err(f) => f,
+            };
+            match follow {
                 Follow::NotCandidate => i = p + 1,
-                Follow::NeedMore => break (p, p),
+                Follow::NeedMore => {
+                    // The naked pass must not keep more than the candidate.
+                    if self.naked.is_some() {
+                        self.naked_to(buf, base, p, eof, emit);
+                    }
+                    break (p, p);
+                }
                 Follow::Abandoned(why, end) => {
                     if self.cfg.rejected {
                         self.make(base, p, end, Some(Rejection::Unclosed(why)));
@@ -1127,44 +1149,57 @@ impl Engine {
 }
 
 impl Engine {
-    /// Follows the candidate opened by the `<` at `p` (rules 1 to 5 of the
-    /// contract), collecting its text in `self.joined`, its source pieces in
-    /// `self.pieces` and its hyphen breaks in `self.hyphens`.
-    fn follow(&mut self, buf: &[u8], base: u64, p: usize, eof: bool) -> Follow {
+    /// Rule 1 at the `<` at `p`: `URL:` (any case) or a scheme name and
+    /// ':', at once. Returns where the candidate's text starts and how far
+    /// it is already known to be candidate text (the scheme name just
+    /// checked, so the first run need not read it again).
+    fn opening(&mut self, buf: &[u8], p: usize, eof: bool) -> Result<(usize, usize), Follow> {
         let n = buf.len();
         let max_end = p.saturating_add(self.cfg.limits.max_bytes);
-        let mut q = p + 1;
-        // Rule 1: `URL:` (any case) or a scheme name and ':', at once.
+        let q = p + 1;
         let wrapped = if n - q >= 4 {
             buf[q..q + 4].eq_ignore_ascii_case(b"URL:")
         } else if !eof && buf[q..].eq_ignore_ascii_case(&b"URL:"[..n - q]) {
-            return Follow::NeedMore;
+            return Err(Follow::NeedMore);
         } else {
             false
         };
         self.wrapped = wrapped;
-        // How far the text is already known to be candidate text (the
-        // scheme name just checked), so the first run need not read it again.
-        let known = if wrapped {
-            q += 4;
-            q
-        } else {
-            let k = q + crate::class::scheme_run(&buf[q..n.min(max_end)]);
-            if k >= max_end {
-                return Follow::NotCandidate;
-            }
-            if k == n {
-                return if eof {
-                    Follow::NotCandidate
-                } else {
-                    Follow::NeedMore
-                };
-            }
-            if k == q || buf[k] != b':' {
-                return Follow::NotCandidate;
-            }
-            k
-        };
+        if wrapped {
+            return Ok((q + 4, q + 4));
+        }
+        let k = q + crate::class::scheme_run(&buf[q..n.min(max_end)]);
+        if k >= max_end {
+            return Err(Follow::NotCandidate);
+        }
+        if k == n {
+            return Err(if eof {
+                Follow::NotCandidate
+            } else {
+                Follow::NeedMore
+            });
+        }
+        if k == q || buf[k] != b':' {
+            return Err(Follow::NotCandidate);
+        }
+        Ok((q, k))
+    }
+
+    /// Follows the candidate that [`Engine::opening`] found at the `<` at
+    /// `p` (rules 2 to 5 and 8 of the contract), collecting its text in
+    /// `self.joined`, its source pieces in `self.pieces` and its hyphen
+    /// breaks in `self.hyphens`.
+    fn follow_from(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        p: usize,
+        q: usize,
+        known: usize,
+        eof: bool,
+    ) -> Follow {
+        let max_end = p.saturating_add(self.cfg.limits.max_bytes);
+        let wrapped = self.wrapped;
         // Rule 4 needs the opening line's quote prefix; rule 8 whether the
         // '<' stands in a two-byte run (then it is no '<' at all).
         self.count_lines(buf, base, base + p as u64);
