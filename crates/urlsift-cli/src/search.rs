@@ -229,7 +229,8 @@ impl<R: Read> PieceReader<R> {
         let at_end = self.eof;
         self.done |= at_end;
         let context = self.context;
-        let fresh = limit >= 2 && data[limit - 2..limit] == *b"\n\n";
+        // No piece follows the last one: it needs no context.
+        let fresh = at_end || (limit >= 2 && data[limit - 2..limit] == *b"\n\n");
         self.context = if let Some(sc) = self.naked.filter(|_| !fresh) {
             let mut next = context;
             next.advance_scanning(&sc, &data[..len], limit, at_end);

@@ -244,6 +244,14 @@ impl Naked {
                     return Step::Done;
                 }
             };
+            // Most colons (header fields, times) start nothing: neither
+            // `//` nor one of the ten names before them.
+            if (c + 3 <= n || eof) && buf.get(c + 1..c + 3) != Some(b"//") && !ends_ten(&buf[..c]) {
+                self.cursor_to(buf, base, base + c as u64 + 1);
+                self.pos = base + c as u64 + 1;
+                self.scheme_start = self.pos;
+                continue;
+            }
             let back = buf[from..c]
                 .iter()
                 .rev()
@@ -420,6 +428,18 @@ enum Outcome {
     Url(u64),
     /// No URL: what was looked at, and why.
     Rejected(u64, Rejection),
+}
+
+/// Whether `bytes` end with one of the ten names (any case): a scheme
+/// before a ':' without `//` can be one only then.
+#[inline]
+fn ends_ten(bytes: &[u8]) -> bool {
+    match bytes.last().map(|b| b | 0x20) {
+        Some(b'p' | b'r' | b'o' | b's' | b't' | b'e') => TEN.iter().any(|t| {
+            bytes.len() >= t.len() && bytes[bytes.len() - t.len()..].eq_ignore_ascii_case(t)
+        }),
+        _ => false,
+    }
 }
 
 /// `)` minus `(` in `bytes`.
