@@ -15,6 +15,9 @@
 //!   [`std::io::Read`], and [`PushScanner`] in bytes the caller pushes. All
 //!   three give the same [`Match`]es, whatever the chunking, in linear time
 //!   and bounded memory.
+//! - [`Scanner::naked`] also reports *naked* URLs, `scheme:...` without
+//!   brackets (the contract's rules 14 to 17; off by default, since nothing
+//!   delimits where such a URL ends), with [`Form::Naked`].
 //!
 //! # Example
 //!

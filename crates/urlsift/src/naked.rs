@@ -126,6 +126,9 @@ pub(crate) struct Naked {
     tail: Tail,
     /// The search for ':' (built once: most searches are short).
     colon: Skip,
+    /// Bytes looked at one by one (walks, runs, counts, parses): the
+    /// linear-time tests count it.
+    work: u64,
 }
 
 impl Naked {
@@ -159,6 +162,7 @@ impl Naked {
             run: None,
             tail: Tail::default(),
             colon: Skip::byte(b':'),
+            work: 0,
         }
     }
 
@@ -217,6 +221,7 @@ impl Naked {
                 self.run = None;
             } else if x > r.at {
                 let bytes = &buf[(r.at - base) as usize..(x - base) as usize];
+                self.work += bytes.len() as u64;
                 r.net -= net(bytes);
                 r.at = x;
             }
@@ -257,6 +262,7 @@ impl Naked {
                 .rev()
                 .take_while(|&&b| is_scheme(b))
                 .count();
+            self.work += back as u64 + 1;
             let s = if back == c - from {
                 self.scheme_start
             } else {
@@ -337,6 +343,7 @@ impl Naked {
             },
         };
         if r.at < s {
+            self.work += s - r.at;
             r.net -= net(&buf[(r.at - base) as usize..si]);
             r.at = s;
         }
@@ -347,6 +354,7 @@ impl Naked {
                 .iter()
                 .take_while(|&&b| self.run_bytes[b as usize])
                 .count();
+            self.work += len as u64 + 1;
             r.net += net(&buf[from..from + len]);
             r.hi += len as u64;
             r.closed = from + len < to || (from + len == n && eof);
@@ -373,9 +381,16 @@ impl Naked {
             );
             return Outcome::Rejected(t, Rejection::Invalid(e));
         }
+        // The parser reads up to its error (or the whole text).
         match Url::parse_with(text, self.policy) {
-            Ok(_) => Outcome::Url(t),
-            Err(e) => Outcome::Rejected(t, Rejection::Invalid(e)),
+            Ok(_) => {
+                self.work += text.len() as u64;
+                Outcome::Url(t)
+            }
+            Err(e) => {
+                self.work += (e.offset() + 1).min(text.len()) as u64;
+                Outcome::Rejected(t, Rejection::Invalid(e))
+            }
         }
     }
 
@@ -390,6 +405,7 @@ impl Naked {
             self.tail.closes.clear();
             let mut lo = end;
             while lo > floor {
+                self.work += 1;
                 let b = buf[(lo - 1 - base) as usize];
                 if b == b')' {
                     self.tail.closes.push(lo - 1);
@@ -449,4 +465,117 @@ fn net(bytes: &[u8]) -> i64 {
         k += (b == b')') as i64 - (b == b'(') as i64;
     }
     k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hostile input of about the size given.
+    type Make = Box<dyn Fn(usize) -> Vec<u8>>;
+
+    /// The pass over `data` in one window: the URLs and the work done.
+    fn run(data: &[u8], max: usize) -> (Vec<String>, u64) {
+        let mut nk = Naked::new(Policy::Lenient, max, false, 0, 0, false);
+        let mut urls = Vec::new();
+        loop {
+            match nk.step(data, 0, data.len(), true) {
+                Step::Done => break,
+                Step::NeedMore => unreachable!("the whole input is there"),
+                Step::Found { s, t, .. } => {
+                    urls.push(String::from_utf8_lossy(&data[s as usize..t as usize]).into_owned())
+                }
+            }
+        }
+        (urls, nk.work)
+    }
+
+    /// Hostile inputs: the work grows with the size, not faster (compared
+    /// at two sizes, and per byte), and the URL after them is found.
+    #[test]
+    fn hostile_inputs_take_linear_work() {
+        let rep = |unit: &[u8], n: usize| unit.repeat(n / unit.len());
+        let kinds: Vec<(&str, Make, u64)> = vec![
+            ("http-chain", Box::new(move |n| rep(b"http://", n)), 8),
+            (
+                "open-parens",
+                Box::new(|n| [b"http://a.example/".as_ref(), &b"(".repeat(n)].concat()),
+                8,
+            ),
+            (
+                "close-parens",
+                Box::new(|n| [b"http://a.example/".as_ref(), &b")".repeat(n)].concat()),
+                8,
+            ),
+            (
+                "dots",
+                Box::new(|n| [b"http://a.example/".as_ref(), &b".".repeat(n)].concat()),
+                8,
+            ),
+            ("a-colon", Box::new(move |n| rep(b"a:", n)), 8),
+            (
+                "wiki-chain",
+                Box::new(move |n| rep(b"http://a.example/(x)", n)),
+                8,
+            ),
+            (
+                "paren-chain",
+                Box::new(move |n| rep(b"(http://a.example/x)", n)),
+                8,
+            ),
+            (
+                "dot-chain-lines",
+                Box::new(move |n| rep(b"http://a.example/x....)))\n", n)),
+                8,
+            ),
+            // Each candidate parsed to its line's end: bounded by the
+            // candidate bound, not by the input.
+            (
+                "rejected-at-line-end",
+                Box::new(move |n| rep(&[b"ftp://a/".repeat(60), b";x\n".to_vec()].concat(), n)),
+                300,
+            ),
+        ];
+        let max = 1024;
+        for (name, make, per_byte) in kinds {
+            let mut works = Vec::new();
+            for n in [1 << 16, 1 << 17] {
+                let mut data = make(n);
+                data.extend_from_slice(b" http://after.example/ ");
+                let (urls, work) = run(&data, max);
+                assert_eq!(
+                    urls.last().map(String::as_str),
+                    Some("http://after.example/"),
+                    "{name}"
+                );
+                assert!(
+                    work <= per_byte * data.len() as u64,
+                    "{name}: {work} for {}",
+                    data.len()
+                );
+                works.push(work as f64);
+            }
+            let ratio = works[1] / works[0];
+            assert!(
+                ratio < 2.2,
+                "{name}: twice the input, {ratio:.2} times the work"
+            );
+        }
+    }
+
+    /// The bracket balance and the trailing walk are shared by the
+    /// candidates of one run: a run of a thousand candidates costs about
+    /// its length, not its length times the candidates.
+    #[test]
+    fn one_run_is_counted_once() {
+        let data = [
+            b"http://".repeat(100).as_slice(),
+            b"a.example/".as_ref(),
+            &b")".repeat(500),
+        ]
+        .concat();
+        let (urls, work) = run(&data, 4096);
+        assert_eq!(urls.len(), 1);
+        assert!(work < 12 * data.len() as u64, "{work} for {}", data.len());
+    }
 }
