@@ -786,7 +786,7 @@ pub(crate) struct Engine {
     /// The search for `<`.
     skip: Skip,
     /// The naked pass (contract rules 14 to 17), when asked for.
-    naked: Option<Naked>,
+    naked: Option<Box<Naked>>,
 }
 
 /// The search for `<`, the only work the hot loop does on plain text. With
@@ -911,9 +911,17 @@ impl Engine {
                 rejection: None,
             },
             skip: Skip::new(),
-            naked: cfg
-                .naked
-                .then(|| Naked::new(cfg.policy, cfg.limits.max_bytes, cfg.rejected, 0, 0, false)),
+            // Boxed: an engine without the naked pass stays as small as it was.
+            naked: cfg.naked.then(|| {
+                Box::new(Naked::new(
+                    cfg.policy,
+                    cfg.limits.max_bytes,
+                    cfg.rejected,
+                    0,
+                    0,
+                    false,
+                ))
+            }),
         }
     }
 
@@ -931,14 +939,14 @@ impl Engine {
         engine.prefix_valid = true;
         engine.prefix_fed = back;
         if cfg.naked {
-            engine.naked = Some(Naked::new(
+            engine.naked = Some(Box::new(Naked::new(
                 cfg.policy,
                 cfg.limits.max_bytes,
                 cfg.rejected,
                 back,
                 context.hidden,
                 context.scheme_before,
-            ));
+            )));
         }
         engine
     }
@@ -1153,6 +1161,7 @@ impl Engine {
     /// ':', at once. Returns where the candidate's text starts and how far
     /// it is already known to be candidate text (the scheme name just
     /// checked, so the first run need not read it again).
+    #[inline(always)]
     fn opening(&mut self, buf: &[u8], p: usize, eof: bool) -> Result<(usize, usize), Follow> {
         let n = buf.len();
         let max_end = p.saturating_add(self.cfg.limits.max_bytes);
