@@ -321,13 +321,14 @@ impl Naked {
         }
         let si = (s - base) as usize;
         let scheme = &buf[si..c];
-        if !TEN.iter().any(|t| t.eq_ignore_ascii_case(scheme)) {
+        // `//` (the usual case) or one of the ten names.
+        if buf.get(c + 1..c + 3) != Some(b"//")
+            && !TEN.iter().any(|t| t.eq_ignore_ascii_case(scheme))
+        {
             if n < c + 3 && !eof {
                 return Outcome::NeedMore;
             }
-            if buf.get(c + 1..c + 3) != Some(b"//") {
-                return Outcome::Skip;
-            }
+            return Outcome::Skip;
         }
         // Rule 15: the run, shared with the candidates before in it.
         let bound = s + self.max;
