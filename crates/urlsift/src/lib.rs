@@ -100,6 +100,7 @@ pub struct ReadmeDoctests;
 mod class;
 mod error;
 mod mime;
+mod naked;
 mod percent;
 mod pieces;
 mod scan;

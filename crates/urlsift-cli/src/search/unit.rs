@@ -296,7 +296,7 @@ impl Started {
     /// Opens `input` and reads its first piece.
     pub(super) fn new(input: &Input, ctx: Ctx<'_>) -> io::Result<Started> {
         let r = input_reader(&input.entry)?;
-        let mut pr = PieceReader::new(r, piece(), ctx.scanner.get_limits());
+        let mut pr = PieceReader::new(r, piece(), ctx.scanner);
         let first = pr.next_piece();
         Ok(Started { pr, first })
     }
