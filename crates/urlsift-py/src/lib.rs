@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyNotImplementedError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
@@ -42,11 +42,9 @@ create_exception!(
 /// Records handed to Python per release of the GIL.
 const BATCH: usize = 1024;
 
-/// The scanner for the keyword options, or the error to raise.
+/// The scanner for the keyword options.
 fn scanner(naked: bool, raw: bool, strict: bool) -> PyResult<Scanner> {
-    Options { naked, raw, strict }
-        .scanner()
-        .map_err(|e| PyNotImplementedError::new_err(e.to_string()))
+    Ok(Options { naked, raw, strict }.scanner())
 }
 
 /// A read or open error as Python's `OSError` (its subclass for the errno),

@@ -217,12 +217,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     paths.extend(args.paths)
     if not paths:
         _parser().error("no input: give paths or --files-from LIST")
-    # The options are checked before Spark starts.
-    try:
-        urlsift.extract(b"", naked=args.naked, raw=args.raw)
-    except NotImplementedError as e:
-        print(f"urlsift: {e}", file=sys.stderr)
-        return 2
     walk_errors: List[str] = []
     files = [f for p in paths for f in walk(p, walk_errors)]
 
