@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # corpus-score.sh - precision and recall of the release binary on a 32 MB
 # generated corpus, LENIENT (default) and STRICT, MIME (default) and --raw,
-# and on a `gen-corpus --mime 0.4` corpus (MIME reading, LENIENT and
-# STRICT); all must be 1.0000.
+# on a `gen-corpus --mime 0.4` corpus (MIME reading, LENIENT and STRICT),
+# and with naked URLs on a `gen-corpus --naked` corpus and a `--naked --mime
+# 0.4` one (LENIENT: their expectation holds that reading only); all must
+# be 1.0000.
 #
 # Needs ../shared (gen-corpus, score-urls) beside the repository. Builds the
 # release binary if it is missing. URLSIFT=path overrides the binary, SIZE
@@ -38,6 +40,11 @@ score raw-strict "--raw --strict" "--strict"
 score mime-lenient "" "" mime
 score mime-strict "--strict" "--strict" mime
 score mime-lenient-j1 "-j1" "" mime
+"$shared/bench/gen-corpus" --naked --size "$size" --seed "$seed" --out "$tmp/naked" >/dev/null
+score naked "--naked" "--naked" naked
+score naked-j1 "--naked -j1" "--naked" naked
+"$shared/bench/gen-corpus" --naked --mime 0.4 --size "$size" --seed "$seed" --out "$tmp/naked-mime" >/dev/null
+score naked-mime "--naked" "--naked" naked-mime
 if [ "$status" -ne 0 ]; then
     echo "corpus-score: FAILED (precision and recall must both be 1.0000)" >&2
 fi

@@ -2,7 +2,8 @@
 # real-corpus.sh - the release binary over ../shared/corpus/real must report
 # exactly what ref-extract reports on the same files (LENIENT and STRICT;
 # the default reading against ref-extract --mime, --raw against its raw
-# reading); prints a diff otherwise. URLSIFT=path overrides the binary.
+# reading; naked URLs in both readings, LENIENT); prints a diff otherwise.
+# URLSIFT=path overrides the binary.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 real="$shared/corpus/real"
@@ -17,9 +18,9 @@ for f in *; do
 done
 
 status=0
-for mode in lenient strict raw-lenient raw-strict; do
+for mode in lenient strict raw-lenient raw-strict naked raw-naked; do
     flag=""
-    case "$mode" in *strict) flag="--strict" ;; esac
+    case "$mode" in *strict) flag="--strict" ;; *naked) flag="--naked" ;; esac
     # The default reading is MIME (rules 10-13); --raw is rules 1-9 alone.
     ref="--mime" raw=""
     case "$mode" in raw-*) ref="--raw" raw="--raw" ;; esac

@@ -902,3 +902,164 @@ fn threads_identical_on_a_large_mime_mbox() {
         );
     }
 }
+
+// ---- naked URLs (--naked; contract rules 14-17) ------------------------
+
+const NAKED: &[u8] = b"See https://example.org/x. and <URL:ftp://ftp.example/\n\
+  pub/x> (ftp://h.example/y, http://en.example.org/wiki/X_(y))\n\
+> quoted http://q.example/~me/ and sftp:// mailto: <URL:http://a.example/a|b>\n";
+
+#[test]
+fn naked_off_by_default() {
+    let d = tmp();
+    write(d.path(), "a.txt", NAKED);
+    let r = run(d.path(), &["a.txt"]);
+    assert_eq!(lines(&r.out()), ["ftp://ftp.example/pub/x"]);
+}
+
+#[test]
+fn naked_plain_lines_columns_form() {
+    // Contract rules 15 (ends), 17 (place: the scheme's first letter).
+    let d = tmp();
+    write(d.path(), "a.txt", NAKED);
+    let r = run(d.path(), &["--naked", "-n", "--column", "a.txt"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "1:5:https://example.org/x",
+            "1:32:ftp://ftp.example/pub/x",
+            "2:9:ftp://h.example/y",
+            "2:28:http://en.example.org/wiki/X_(y)",
+            "3:10:http://q.example/~me/",
+            "3:57:http://a.example/a",
+        ]
+    );
+    let r = run(d.path(), &["--naked", "--form", "naked", "a.txt"]);
+    assert_eq!(r.out().lines().count(), 5);
+    let r = run(d.path(), &["--naked", "--form", "wrapped", "a.txt"]);
+    assert_eq!(lines(&r.out()), ["ftp://ftp.example/pub/x"]);
+    let r = run(d.path(), &["--form", "naked", "a.txt"]);
+    assert_eq!(r.code, 2, "--form naked without --naked is an error");
+}
+
+#[test]
+fn naked_count_files_json_unique_scheme() {
+    let d = tmp();
+    write(d.path(), "a.txt", NAKED);
+    write(d.path(), "b.txt", b"only naked: HTTP://Q.example/~me/\n");
+    let r = run(d.path(), &["--naked", "-c", "a.txt", "b.txt"]);
+    assert_eq!(lines(&r.out()), ["a.txt:6", "b.txt:1"]);
+    let r = run(d.path(), &["-c", "b.txt"]);
+    assert_eq!(r.out(), "0\n");
+    let r = run(d.path(), &["-l", "a.txt", "b.txt"]);
+    assert_eq!(lines(&r.out()), ["a.txt"]);
+    let r = run(d.path(), &["--naked", "-l", "a.txt", "b.txt"]);
+    assert_eq!(lines(&r.out()), ["a.txt", "b.txt"]);
+    let r = run(d.path(), &["--naked", "--json", "a.txt"]);
+    let v: Vec<Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 6);
+    assert_eq!(v[0]["form"], "naked");
+    assert_eq!(v[0]["offset"], 4);
+    assert_eq!(v[0]["spans"], serde_json::json!([[4, 25]]));
+    assert_eq!(v[1]["form"], "wrapped");
+    assert_eq!(v[3]["url"], "http://en.example.org/wiki/X_(y)");
+    // -u: the normalized URL once (scheme and host case fold).
+    let r = run(d.path(), &["--naked", "-u", "a.txt", "b.txt"]);
+    assert_eq!(r.out().matches("q.example").count(), 1, "{}", r.out());
+    let r = run(d.path(), &["--naked", "--scheme", "ftp", "a.txt"]);
+    assert_eq!(
+        lines(&r.out()),
+        ["ftp://ftp.example/pub/x", "ftp://h.example/y"]
+    );
+}
+
+#[test]
+fn naked_invalid_and_strict() {
+    // Rule 16: rejected naked candidates with their reason; the strict
+    // policy ends a naked URL at '~' (rule 15).
+    let d = tmp();
+    write(d.path(), "a.txt", NAKED);
+    let r = run(d.path(), &["--naked", "--invalid", "-n", "a.txt"]);
+    let out = r.out();
+    assert!(
+        out.contains("3:sftp://\tnaked: nothing after the scheme"),
+        "{out}"
+    );
+    assert!(
+        out.contains("3:mailto:\tnaked: nothing after the scheme"),
+        "{out}"
+    );
+    assert!(out.contains("3:http://a.example/a|b\t"), "{out}");
+    let r = run(d.path(), &["--naked", "--strict", "a.txt"]);
+    assert!(r.out().contains("http://q.example/\n"), "{}", r.out());
+    assert!(!r.out().contains("~"));
+}
+
+/// Text where cuts fall everywhere: every other line start is inside a
+/// `<URL:...>` broken across lines whose continuation holds a naked-looking
+/// URL, naked URLs end lines, and some lines are megabytes long with naked
+/// URLs in them (pieces are cut inside those). With `blank`, an empty line
+/// now and then (so a large file is also split into ranges).
+fn naked_text(size: usize, blank: bool) -> Vec<u8> {
+    let mut text = Vec::new();
+    let mut n = 0;
+    while text.len() < size {
+        if n % 40_000 == 20_000 {
+            let mut k = 0;
+            while k < (3 << 20) / 2 {
+                let w = format!("w{k} http://l{n}-{k}.example/p_(q)). ");
+                k += w.len();
+                text.extend_from_slice(w.as_bytes());
+            }
+            text.push(b'\n');
+        }
+        text.extend_from_slice(
+            format!(
+                "{n} <URL:\n http://w{n}.example/x> (see http://n{n}.example/y.) ftp://f{n}.example/a\n"
+            )
+            .as_bytes(),
+        );
+        if blank && n % 50 == 0 {
+            text.push(b'\n');
+        }
+        n += 1;
+    }
+    text
+}
+
+#[test]
+fn naked_threads_identical_at_every_cut() {
+    // A file over the split size (ranges, cut after empty lines) and one of
+    // a few pieces (cut at any line start, inside lines too), each also as
+    // a stream on stdin: -j2 prints what -j1 prints, which is what
+    // the library finds in one pass.
+    let d = tmp();
+    for (name, size, blank) in [("para.txt", 9 << 20, true), ("cont.txt", 3 << 20, false)] {
+        let text = naked_text(size, blank);
+        write(d.path(), name, &text);
+        let want = urlsift::Scanner::new().naked(true).extract(&text);
+        for args in [&["-n", "--column"][..], &["-c"]] {
+            let mut outs = Vec::new();
+            for j in ["-j1", "-j2"] {
+                let mut a = vec!["--naked", j, name];
+                a.extend_from_slice(args);
+                let r = run(d.path(), &a);
+                assert_eq!(r.code, 0, "{}", r.stderr);
+                outs.push(r.stdout);
+            }
+            assert!(outs[0] == outs[1], "{name} {args:?}");
+            let a = [&["--naked", "-j2", "-"][..], args].concat();
+            let s = run_stdin(d.path(), &a, &text);
+            assert!(s.stdout == outs[0], "{name} {args:?}: stdin");
+            if args == ["-c"] {
+                let n = want.len().to_string();
+                assert_eq!(String::from_utf8_lossy(&outs[0]).trim(), n);
+            }
+        }
+    }
+}

@@ -21,7 +21,7 @@
 //! text, exactly (no final newline unless an empty line precedes --- expect);
 //! escapes: \r \t \e (ESC) \s (space) \xHH \\
 //! --- expect
-//! url [line=N] [col=N] [off=N] [form=wrapped|bracketed] [broken|unbroken]
+//! url [line=N] [col=N] [off=N] [form=wrapped|bracketed|naked] [broken|unbroken]
 //!     [quoted|unquoted] [hyphen=kept|dropped|mixed|none] [alt=URL|alt=none]
 //! ```
 //!
@@ -131,6 +131,7 @@ fn parse_want(line: &str, ctx: &str) -> Want {
                 w.form = Some(match v {
                     "wrapped" => Form::Wrapped,
                     "bracketed" => Form::Bracketed,
+                    "naked" => Form::Naked,
                     _ => panic!("{ctx}: bad form {v}"),
                 })
             }
@@ -274,6 +275,7 @@ pub fn rejection_name(r: Rejection) -> &'static str {
             Unclosed::Blank => "blank",
             Unclosed::TooLong => "too-long",
             Unclosed::TooManyLines => "too-many-lines",
+            Unclosed::RunTooLong => "run-too-long",
             other => panic!("a new way to be unclosed: {other:?}; name it here"),
         },
         other => panic!("a new rejection: {other:?}; name it here"),
@@ -334,35 +336,45 @@ pub fn check(case: &Case, got: &[Match]) -> Vec<String> {
         let col = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count() as u64;
         diff("line(offset)", m.line().to_string(), line.to_string());
         diff("col(offset)", m.column().to_string(), col.to_string());
-        // In decoded text (rule 13): the '=' of an encoded '<' or the
-        // first byte of a base64 group.
-        let at = case.input[m.offset() as usize];
-        match m.encoding() {
-            None => {
-                diff("byte at offset", (at as char).to_string(), "<".into());
-                diff(
-                    "byte before end",
-                    (case.input[m.end() as usize - 1] as char).to_string(),
-                    ">".into(),
-                );
-            }
-            Some(urlsift::Encoding::QuotedPrintable) if at == b'=' => {
-                diff(
-                    "escape at offset",
-                    String::from_utf8_lossy(&case.input[m.offset() as usize..][..3]).into(),
-                    "=3C".into(),
-                );
-            }
-            Some(urlsift::Encoding::QuotedPrintable) => {
-                diff("byte at offset", (at as char).to_string(), "<".into());
-            }
-            Some(_) => {
-                if !at.is_ascii_alphanumeric() && at != b'+' && at != b'/' {
+        if m.form() == Form::Naked && m.encoding().is_none() {
+            // A naked URL is its own source text, from its scheme on.
+            let text = &case.input[m.offset() as usize..m.end() as usize];
+            diff(
+                "source text",
+                String::from_utf8_lossy(text).into_owned(),
+                m.as_str().into_owned(),
+            );
+        } else if m.form() != Form::Naked {
+            // In decoded text (rule 13): the '=' of an encoded '<' or the
+            // first byte of a base64 group.
+            let at = case.input[m.offset() as usize];
+            match m.encoding() {
+                None => {
+                    diff("byte at offset", (at as char).to_string(), "<".into());
                     diff(
-                        "base64 group at offset",
-                        (at as char).to_string(),
-                        "alphabet".into(),
+                        "byte before end",
+                        (case.input[m.end() as usize - 1] as char).to_string(),
+                        ">".into(),
                     );
+                }
+                Some(urlsift::Encoding::QuotedPrintable) if at == b'=' => {
+                    diff(
+                        "escape at offset",
+                        String::from_utf8_lossy(&case.input[m.offset() as usize..][..3]).into(),
+                        "=3C".into(),
+                    );
+                }
+                Some(urlsift::Encoding::QuotedPrintable) => {
+                    diff("byte at offset", (at as char).to_string(), "<".into());
+                }
+                Some(_) => {
+                    if !at.is_ascii_alphanumeric() && at != b'+' && at != b'/' {
+                        diff(
+                            "base64 group at offset",
+                            (at as char).to_string(),
+                            "alphabet".into(),
+                        );
+                    }
                 }
             }
         }

@@ -20,6 +20,7 @@ EXAMPLES:
   urlsift --json --message-id a.mbox  one JSON object per URL
   urlsift -u < digest.txt             each URL once (normalized)
   urlsift --invalid msg.eml           the rejected <...> candidates, why
+  urlsift --naked README              also URLs without <...> around them
   urlsift --parse 'http://a.b/c?d'    parse URLs given as arguments
   urlsift news.zip spool.tar.xz       members of archives, as a.zip{dir/m}
   find . -print0 | urlsift --files0-from - -l -0   a path list in, NUL-ended paths out
@@ -43,13 +44,15 @@ pub const MAX_THREADS: usize = 64;
 /// whatever the flag says (no URL in real text comes near a megabyte).
 pub const MAX_CANDIDATE_BYTES: usize = 1 << 20;
 
-/// The `--form` values: `<URL:scheme:...>` or `<scheme:...>`. (Plain
-/// comments on the variants keep `--help` to one line per option.)
+/// The `--form` values: `<URL:scheme:...>`, `<scheme:...>`, or naked
+/// (with `--naked`). (Plain comments on the variants keep `--help` to one
+/// line per option.)
 #[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormArg {
     Wrapped,
     Bracketed,
+    Naked,
 }
 
 /// The `--hyphen` values: the hyphen-kept reading (the contract's
@@ -139,6 +142,10 @@ pub struct Args {
     /// Read every byte as text: no MIME decoding, HTML and attachments read too (urlsift --raw a.mbox)
     #[arg(long)]
     pub raw: bool,
+
+    /// Also URLs without <...>, ends guessed by rule (urlsift --naked README)
+    #[arg(long)]
+    pub naked: bool,
     /// Reading to report after a line break that follows '-' (urlsift --hyphen both a.txt)
     #[arg(long, value_enum, value_name = "HOW", default_value = "keep")]
     pub hyphen: HyphenArg,
@@ -273,6 +280,8 @@ pub struct Config {
     pub unique: bool,
     /// Print rejected candidates instead of URLs.
     pub invalid: bool,
+    /// Also report naked URLs (contract rules 14 to 17).
+    pub naked: bool,
     /// Validation policy.
     pub policy: Policy,
     /// Hyphen reading choice.
@@ -408,6 +417,9 @@ impl Args {
         if limits.max_bytes < 8 {
             return Err("--max-bytes must be at least 8".into());
         }
+        if self.form == Some(FormArg::Naked) && !self.naked {
+            return Err("--form naked needs --naked".into());
+        }
         let defaults = ArchiveOpts::default();
         let archive = ArchiveOpts {
             decompress: !self.no_decompress,
@@ -462,7 +474,9 @@ impl Args {
             form: self.form.map(|f| match f {
                 FormArg::Wrapped => Form::Wrapped,
                 FormArg::Bracketed => Form::Bracketed,
+                FormArg::Naked => Form::Naked,
             }),
+            naked: self.naked,
             unique: self.unique,
             invalid: self.invalid,
             policy: if self.strict {
@@ -574,6 +588,9 @@ mod tests {
         assert_eq!(cfg(&["--form", "wrapped"]).form, Some(Form::Wrapped));
         assert_eq!(cfg(&["--form", "bracketed"]).form, Some(Form::Bracketed));
         assert!(fails(&["--form", "naked"]));
+        assert_eq!(cfg(&["--naked", "--form", "naked"]).form, Some(Form::Naked));
+        assert!(cfg(&["--naked"]).naked);
+        assert!(!cfg(&[]).naked);
     }
 
     #[test]

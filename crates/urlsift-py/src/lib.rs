@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyNotImplementedError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
@@ -42,11 +42,9 @@ create_exception!(
 /// Records handed to Python per release of the GIL.
 const BATCH: usize = 1024;
 
-/// The scanner for the keyword options, or the error to raise.
+/// The scanner for the keyword options.
 fn scanner(naked: bool, raw: bool, strict: bool) -> PyResult<Scanner> {
-    Options { naked, raw, strict }
-        .scanner()
-        .map_err(|e| PyNotImplementedError::new_err(e.to_string()))
+    Ok(Options { naked, raw, strict }.scanner())
 }
 
 /// A read or open error as Python's `OSError` (its subclass for the errno),
@@ -146,6 +144,18 @@ impl PyMatch {
         let ws = self.rec.parsed().map(|u| record::warnings(&u));
         warnings_list(py, ws.as_deref().unwrap_or_default())
     }
+    /// How the text holding the URL was encoded (`"qp"`, `"base64"`), or
+    /// `None` for text as written.
+    #[getter]
+    fn encoding(&self) -> Option<&'static str> {
+        self.rec.get().encoding().map(|e| e.as_str())
+    }
+    /// The content type of the MIME part holding the URL, or `None` in plain
+    /// top-level text.
+    #[getter]
+    fn content_type(&self) -> Option<&str> {
+        self.rec.get().content_type()
+    }
     /// The Message-ID of the message holding the URL.
     #[getter]
     fn message_id(&self) -> Option<&str> {
@@ -172,6 +182,11 @@ impl PyMatch {
         d.set_item("alternative", m.alternative())?;
         let spans: Vec<[u64; 2]> = m.spans().iter().map(|s| [s.start, s.end]).collect();
         d.set_item("spans", spans)?;
+        // As in `--json`: only for a URL in a MIME part or encoded text.
+        if m.encoding().is_some() || m.content_type().is_some() {
+            d.set_item("encoding", m.encoding().map(|e| e.as_str()))?;
+            d.set_item("content_type", m.content_type())?;
+        }
         let ws = url.as_ref().map(record::warnings).unwrap_or_default();
         d.set_item("warnings", warnings_list(py, &ws)?)?;
         d.set_item("message_id", r.message_id.as_deref())?;

@@ -21,7 +21,8 @@ pub fn extract_bytes(data: &[u8], scanner: Scanner) -> Vec<Record> {
         .extract(data)
         .into_iter()
         .filter_map(|m| {
-            let id = ids.get(map.lookup(m.offset()));
+            // A URL in a forwarded message has that message's own id.
+            let id = ids.get(m.forwarded_message_id().or_else(|| map.lookup(m.offset())));
             Record::new(m, None, id)
         })
         .collect()
@@ -71,7 +72,7 @@ impl StreamScan {
                     let Some(id) = ids.lookup(m.offset()) else {
                         break;
                     };
-                    let id = self.interned.get(id);
+                    let id = self.interned.get(m.forwarded_message_id().or(id));
                     let m = self.held.pop_front().expect("a front match");
                     out.extend(Record::new(m, self.path.as_ref(), id));
                 }

@@ -25,6 +25,21 @@ def job(root, *args):
     )
 
 
+def tabular(rows):
+    """The command's objects with the MIME fields it leaves out where they do
+    not apply (a table has one schema: null there)."""
+    out = []
+    for row in rows:
+        t = {}
+        for k, v in row.items():
+            if k == "warnings":
+                t.setdefault("encoding", None)
+                t.setdefault("content_type", None)
+            t[k] = v
+        out.append(t)
+    return out
+
+
 def read_rows(out_dir):
     rows = []
     for part in sorted(out_dir.glob("part-*")):
@@ -39,7 +54,7 @@ def test_job_rows_are_the_commands(root, cli_json, real_corpus, tmp_path):
     run = job(root, "--files-from", listing, "--out", out, "samples/news", real_corpus)
     assert run.returncode == 0, run.stderr[-3000:]
     got = read_rows(out)
-    want = cli_json("samples/faq.txt", "samples/mail", "samples/news", real_corpus)
+    want = tabular(cli_json("samples/faq.txt", "samples/mail", "samples/news", real_corpus))
     assert len(want) > 100
     assert sorted(got, key=key) == sorted(want, key=key)
     # Every key of every row is written, nulls included, in the command's order.
@@ -87,14 +102,8 @@ def test_job_options(root, spark, cli_json, option, tmp_path, capsys):
     from urlsift.spark import main
 
     os.chdir(root)
-    try:
-        urlsift.extract(b"", **{option: True})
-    except NotImplementedError:
-        assert main([f"--{option}", "--out", str(tmp_path / "o"), "samples"]) == 2
-        assert f"{option}=True" in capsys.readouterr().err
-        pytest.skip("needs library option")
     assert main([f"--{option}", "--out", str(tmp_path / "o"), "samples"]) == 0
-    assert read_rows(tmp_path / "o") == cli_json(f"--{option}", "samples")
+    assert read_rows(tmp_path / "o") == tabular(cli_json(f"--{option}", "samples"))
 
 
 def test_extract_urls_column(root, spark):

@@ -47,6 +47,10 @@ pub enum ErrorKind {
     FtpType,
     /// The input is longer than 4 GiB (offset: `u32::MAX`).
     TooLong,
+    /// A naked URL candidate with nothing after `scheme:` or `scheme://`
+    /// but an optional fragment (contract rule 16; offset: where the rest
+    /// should start).
+    NothingAfterScheme,
 }
 
 impl ErrorKind {
@@ -73,6 +77,7 @@ impl ErrorKind {
             ErrorKind::HttpUserinfo => "user name not allowed",
             ErrorKind::FtpType => "expected \";type=\" and one of a, i, d",
             ErrorKind::TooLong => "input longer than 4 GiB",
+            ErrorKind::NothingAfterScheme => "nothing after the scheme",
         }
     }
 }

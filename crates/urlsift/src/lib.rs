@@ -75,11 +75,16 @@
 //! assert_eq!(urls, ["ftp://ds.internic.net/rfc", "gopher://spinaltap.micro.umn.edu/"]);
 //! ```
 //!
-//! A [`Scanner`] holds the settings all three share (policy, candidate
-//! bounds, rejected candidates on request); [`Scanner::extract`] scans a
-//! slice at once. For callers that split a large input among threads,
-//! [`PieceReader`] cuts it in [`Piece`]s at line starts and
-//! [`Scanner::scan_piece_each`] scans each: the command's own path.
+//! A [`Scanner`] holds the settings all three share: the policy, the
+//! candidate bounds, rejected candidates on request, the MIME reading
+//! ([`Scanner::mime`], on by default: quoted-printable and base64 text
+//! decoded, HTML and attachments left out, every position still the raw
+//! bytes', contract rules 10 to 13) and naked URLs ([`Scanner::naked`],
+//! off by default: `https://example.org/x.` without brackets, rules 14 to
+//! 17, [`Form::Naked`]). [`Scanner::extract`] scans a slice at once. For
+//! callers that split a large input among threads, [`PieceReader`] cuts
+//! it in [`Piece`]s at line starts and [`Scanner::scan_piece_each`] scans
+//! each in the raw reading: the command's own path for plain text.
 //!
 //! # Conformance
 //!
@@ -100,6 +105,7 @@ pub struct ReadmeDoctests;
 mod class;
 mod error;
 mod mime;
+mod naked;
 mod percent;
 mod pieces;
 mod scan;

@@ -108,6 +108,9 @@ pub struct PieceReader<R> {
     /// With [`PieceReader::live`]: the scanner that says where to cut when
     /// the input pauses.
     live: Option<Scanner>,
+    /// With naked URLs on, the scanner that tells each piece's context
+    /// what a URL before the cut hides of it (see [`PieceReader::scanning`]).
+    naked: Option<Scanner>,
     /// With [`PieceReader::max_lines`]: the most line breaks a candidate
     /// holds, which ends the lookahead a piece needs before `look` bytes.
     lines: Option<usize>,
@@ -182,6 +185,7 @@ impl<R: Read> PieceReader<R> {
             context: PieceContext::default(),
             stop: None,
             live: None,
+            naked: None,
             lines: None,
         }
     }
@@ -205,6 +209,16 @@ impl<R: Read> PieceReader<R> {
     /// come changes. With nothing to cut, the `WouldBlock` is returned.
     pub fn live(mut self, scanner: Scanner) -> PieceReader<R> {
         self.live = Some(scanner);
+        self
+    }
+
+    /// Pieces for `scanner`: with naked URLs on (rules 14 to 17), a cut
+    /// that does not follow an empty line gets the context of
+    /// [`PieceContext::advance_scanning`]: a `<...>` broken across it, or a
+    /// naked URL across a cut inside a line, hides bytes of the next piece.
+    /// Without naked URLs this changes nothing.
+    pub fn scanning(mut self, scanner: Scanner) -> PieceReader<R> {
+        self.naked = scanner.get_naked().then_some(scanner);
         self
     }
 
@@ -417,7 +431,13 @@ impl<R: Read> PieceReader<R> {
     /// reader past it.
     fn piece(&mut self, data: Vec<u8>, len: usize, limit: usize, at_end: bool) -> Piece {
         let context = self.context;
-        self.context = if limit > 0 && data[limit - 1] != b'\n' {
+        // No URL crosses an empty line, and no piece follows the last one.
+        let fresh = at_end || (limit >= 2 && data[limit - 2..limit] == *b"\n\n");
+        self.context = if let Some(scanner) = self.naked.filter(|_| !fresh) {
+            let mut next = context;
+            next.advance_scanning(&scanner, &data[..len], limit, at_end);
+            next
+        } else if limit > 0 && data[limit - 1] != b'\n' {
             let mut next = context;
             next.advance(&data[..limit]);
             next

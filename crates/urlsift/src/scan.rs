@@ -30,6 +30,7 @@ use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
 use crate::mime::{Encoding, MimeScan};
+use crate::naked::{Naked, Step};
 use crate::url::{Policy, Url};
 
 /// Byte classes of the Appendix rules, one bit per class (the scheme name
@@ -129,14 +130,18 @@ pub enum Form {
     /// `<scheme:...>`, bare angle brackets; only line-break whitespace is
     /// ignored.
     Bracketed,
+    /// `scheme:...` without brackets, reported only when asked for
+    /// ([`Scanner::naked`]; contract rules 14 to 17); never crosses a line.
+    Naked,
 }
 
 impl Form {
-    /// `"wrapped"` or `"bracketed"`.
+    /// `"wrapped"`, `"bracketed"` or `"naked"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Form::Wrapped => "wrapped",
             Form::Bracketed => "bracketed",
+            Form::Naked => "naked",
         }
     }
 }
@@ -175,7 +180,8 @@ pub enum HyphenChoice {
     Both,
 }
 
-/// Why a candidate was abandoned before its closing `>`.
+/// Why a candidate was abandoned before its closing `>` (or, for a naked
+/// one, before its end).
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unclosed {
@@ -191,6 +197,8 @@ pub enum Unclosed {
     TooLong,
     /// More line breaks than [`Limits::max_lines`].
     TooManyLines,
+    /// A naked candidate that runs on for [`Limits::max_bytes`] or more.
+    RunTooLong,
 }
 
 impl fmt::Display for Unclosed {
@@ -202,6 +210,7 @@ impl fmt::Display for Unclosed {
             Unclosed::Blank => "not a URL: a blank inside one line of <scheme:...>",
             Unclosed::TooLong => "unclosed: longer than the candidate byte limit",
             Unclosed::TooManyLines => "unclosed: more lines than the candidate line limit",
+            Unclosed::RunTooLong => "not a URL: a naked candidate as long as the byte limit",
         })
     }
 }
@@ -297,12 +306,13 @@ impl Match {
         }
     }
 
-    /// Wrapped `<URL:...>` or bracketed `<scheme:...>`.
+    /// Wrapped `<URL:...>`, bracketed `<scheme:...>` or naked.
     pub fn form(&self) -> Form {
         self.form
     }
 
-    /// Byte offset of the opening `<`.
+    /// Byte offset of the opening `<` (of a naked URL: of its scheme's
+    /// first letter).
     pub fn offset(&self) -> u64 {
         self.offset
     }
@@ -419,6 +429,7 @@ pub struct Scanner {
     limits: Limits,
     rejected: bool,
     mime: bool,
+    naked: bool,
 }
 
 impl Default for Scanner {
@@ -428,6 +439,7 @@ impl Default for Scanner {
             limits: Limits::default(),
             rejected: false,
             mime: true,
+            naked: false,
         }
     }
 }
@@ -484,6 +496,31 @@ impl Scanner {
     pub fn rejected(mut self, yes: bool) -> Scanner {
         self.rejected = yes;
         self
+    }
+
+    /// Also reports naked URLs, `scheme:...` without brackets (contract
+    /// rules 14 to 17), merged with the others in offset order. Off by
+    /// default: without delimiters nothing says for sure where such a URL
+    /// ends.
+    ///
+    /// ```
+    /// let text = b"See https://example.org/a_(b). Or <URL:ftp://ftp.example/\n  pub/x> (ftp://h.example/y).";
+    /// let found = urlsift::Scanner::new().naked(true).extract(text);
+    /// let urls: Vec<_> = found.iter().map(|m| (m.form().as_str(), m.as_str())).collect();
+    /// assert_eq!(urls, [
+    ///     ("naked", "https://example.org/a_(b)".into()),
+    ///     ("wrapped", "ftp://ftp.example/pub/x".into()),
+    ///     ("naked", "ftp://h.example/y".into()),
+    /// ]);
+    /// ```
+    pub fn naked(mut self, yes: bool) -> Scanner {
+        self.naked = yes;
+        self
+    }
+
+    /// Whether naked URLs are reported.
+    pub fn get_naked(&self) -> bool {
+        self.naked
     }
 
     /// The configured policy.
@@ -583,7 +620,7 @@ impl Scanner {
         count_rest: bool,
         each: &mut dyn FnMut(&mut Match),
     ) -> u64 {
-        let mut engine = Engine::in_context(*self, context);
+        let mut engine = Engine::for_piece(*self, context);
         let back = context.column;
         let limit = limit.min(piece.len());
         engine.scan(piece, back, at_end, limit, &mut |m| {
@@ -620,15 +657,17 @@ impl Scanner {
             rejected: false,
             ..*self
         };
-        let mut engine = Engine::in_context(cfg, context);
+        let mut engine = Engine::for_piece(cfg, context);
         engine.scan(piece, context.column, false, piece.len(), &mut |_| {})
     }
 }
 
 /// What scanning a piece of a haystack needs to know of the bytes before
 /// it: how far into its line the piece starts, that line's reply-quote
-/// prefix, and whether an ISO-2022-JP two-byte run is open. A piece that
-/// starts at a line start needs the default (empty) context.
+/// prefix, and whether an ISO-2022-JP two-byte run is open; with naked URLs
+/// on, also how much of the piece a URL reported before it covers. A piece
+/// that starts at a line start needs the default (empty) context, unless
+/// naked URLs are on (see [`PieceContext::advance_scanning`]).
 ///
 /// ```
 /// use urlsift::{PieceContext, Scanner};
@@ -645,12 +684,24 @@ pub struct PieceContext {
     column: u64,
     prefix: QuotePrefix,
     jis: bool,
+    /// Naked pass: bytes at the piece's start inside a URL reported before
+    /// it (a `<...>` span or a naked URL), and whether a scheme run of the
+    /// bytes before reaches the piece (its candidate is theirs).
+    hidden: u64,
+    scheme_before: bool,
 }
 
 impl PieceContext {
     /// Moves the context past `bytes`, the bytes that follow it. A cut must
     /// not split an escape sequence: the two bytes after an ESC stay with it.
+    /// With naked URLs on, use [`PieceContext::advance_scanning`]: what a
+    /// URL reported in `bytes` hides of the next piece depends on the
+    /// bytes after them too.
     pub fn advance(&mut self, bytes: &[u8]) {
+        self.hidden = self.hidden.saturating_sub(bytes.len() as u64);
+        if let Some(&last) = bytes.last() {
+            self.scheme_before = crate::class::is(last, crate::class::SCHEME);
+        }
         if self.jis || memchr(ESC, bytes).is_some() {
             self.jis = jis_after(self.jis, bytes);
         }
@@ -665,6 +716,46 @@ impl PieceContext {
                 self.prefix.feed(bytes);
             }
         }
+    }
+}
+
+impl PieceContext {
+    /// Moves the context past `bytes[..cut]` for `scanner`, which
+    /// `bytes[cut..]` follow: at least [`Limits::max_bytes`] of them, or all
+    /// up to the end of the input (`at_end`), as a piece's lookahead.
+    /// Without naked URLs this is [`PieceContext::advance`]; with them it
+    /// also learns which bytes after `cut` a URL that starts before it
+    /// covers (a `<...>` broken across the cut's line start, or a naked URL
+    /// across a cut inside a line), by scanning the last
+    /// [`Limits::max_bytes`] before `cut`: whatever started earlier has
+    /// ended before `cut`.
+    ///
+    /// ```
+    /// use urlsift::{PieceContext, Scanner};
+    /// let s = Scanner::new().naked(true);
+    /// let text = b"<URL:\n http://a.example/x>\nhttp://b.example/\n";
+    /// let cut = 6; // the second line: inside the wrapped URL
+    /// let mut context = PieceContext::default();
+    /// context.advance_scanning(&s, text, cut, true);
+    /// let (found, _) = s.scan_piece_in(&text[cut..], text.len() - cut, true, &context);
+    /// assert_eq!(found.len(), 1);
+    /// assert_eq!(found[0].as_str(), "http://b.example/");
+    /// ```
+    pub fn advance_scanning(&mut self, scanner: &Scanner, bytes: &[u8], cut: usize, at_end: bool) {
+        let cut = cut.min(bytes.len());
+        if !scanner.naked {
+            self.advance(&bytes[..cut]);
+            return;
+        }
+        let w = cut.saturating_sub(scanner.limits.max_bytes + 1);
+        let mut at_w = *self;
+        at_w.advance(&bytes[..w]);
+        let mut engine = Engine::for_piece(scanner.rejected(false), &at_w);
+        let back = at_w.column;
+        engine.scan(&bytes[w..], back, at_end, cut - w, &mut |_| {});
+        let hidden = engine.naked.as_ref().map_or(0, |nk| nk.hidden);
+        self.advance(&bytes[..cut]);
+        self.hidden = hidden.saturating_sub(back + (cut - w) as u64);
     }
 }
 
@@ -797,6 +888,8 @@ pub(crate) struct Engine {
     out: Match,
     /// The search for `<`.
     skip: Skip,
+    /// The naked pass (contract rules 14 to 17), when asked for.
+    naked: Option<Box<Naked>>,
 }
 
 /// The search for `<`, the only work the hot loop does on plain text. With
@@ -804,26 +897,34 @@ pub(crate) struct Engine {
 /// comes every few hundred bytes in mail, and `memchr`'s per-call dispatch
 /// was a tenth of the search's cost.
 #[derive(Clone, Copy, Debug)]
-struct Skip {
+pub(crate) struct Skip {
+    byte: u8,
     #[cfg(target_arch = "x86_64")]
     avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
 }
 
 impl Skip {
+    /// The search for `<`.
     fn new() -> Skip {
+        Skip::byte(b'<')
+    }
+
+    /// The search for `byte` (the naked pass looks for ':').
+    pub(crate) fn byte(byte: u8) -> Skip {
         Skip {
+            byte,
             #[cfg(target_arch = "x86_64")]
-            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'<'),
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(byte),
         }
     }
 
     #[inline]
-    fn find(&self, haystack: &[u8]) -> Option<usize> {
+    pub(crate) fn find(&self, haystack: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if let Some(one) = &self.avx2 {
             return one.find(haystack);
         }
-        memchr(b'<', haystack)
+        memchr(self.byte, haystack)
     }
 }
 
@@ -872,22 +973,6 @@ impl Drop for Engine {
 }
 
 impl Engine {
-    /// An engine for a piece that starts where `context` says. It counts
-    /// from the start of the line the piece begins in (`context.column`
-    /// bytes before it), so columns and the quote prefix come out right.
-    fn in_context(cfg: Scanner, context: &PieceContext) -> Engine {
-        let mut engine = Engine::new(cfg);
-        let back = context.column;
-        engine.resume = back;
-        engine.counted = back;
-        engine.jis = context.jis;
-        engine.jis_fed = back;
-        engine.prefix = context.prefix;
-        engine.prefix_valid = true;
-        engine.prefix_fed = back;
-        engine
-    }
-
     pub(crate) fn new(cfg: Scanner) -> Engine {
         let s = SCRATCH
             .try_with(|c| c.take())
@@ -932,7 +1017,44 @@ impl Engine {
                 rejection: None,
             },
             skip: Skip::new(),
+            // Boxed: an engine without the naked pass stays as small as it was.
+            naked: cfg.naked.then(|| {
+                Box::new(Naked::new(
+                    cfg.policy,
+                    cfg.limits.max_bytes,
+                    cfg.rejected,
+                    0,
+                    0,
+                    false,
+                ))
+            }),
         }
+    }
+
+    /// An engine for a piece that starts `context.column` bytes into its
+    /// line: it counts from the line's start, so columns and the quote
+    /// prefix come out right.
+    fn for_piece(cfg: Scanner, context: &PieceContext) -> Engine {
+        let mut engine = Engine::new(cfg);
+        let back = context.column;
+        engine.resume = back;
+        engine.counted = back;
+        engine.jis = context.jis;
+        engine.jis_fed = back;
+        engine.prefix = context.prefix;
+        engine.prefix_valid = true;
+        engine.prefix_fed = back;
+        if cfg.naked {
+            engine.naked = Some(Box::new(Naked::new(
+                cfg.policy,
+                cfg.limits.max_bytes,
+                cfg.rejected,
+                back,
+                context.hidden,
+                context.scheme_before,
+            )));
+        }
+        engine
     }
 
     /// Scans `buf` (absolute offset `base`) from where the last call
@@ -953,20 +1075,39 @@ impl Engine {
         let n = buf.len();
         let limit = limit.min(n);
         let mut i = (self.resume - base) as usize;
-        let keep = loop {
+        let (resume, keep) = loop {
             if i >= limit {
-                break limit;
+                break (limit, limit);
             }
             // The hot loop: only '<' matters. Whether it stands inside an
             // ISO-2022-JP two-byte run is asked only of candidates (rule 8,
             // in `follow`), so plain text pays nothing for it.
             let p = match self.skip.find(&buf[i..limit]) {
-                None => break limit,
+                None => break (limit, limit),
                 Some(k) => i + k,
             };
-            match self.follow(buf, base, p, eof) {
+            let follow = match self.opening(buf, p, eof) {
+                Ok((q, known)) => {
+                    // Naked URLs before this candidate come first (offset
+                    // order, and line numbers counted forward), and need
+                    // nothing after it: their text stops at a '<'. Most
+                    // '<' open no candidate and cost the naked pass nothing.
+                    if self.naked.is_some() && !self.naked_to(buf, base, p, eof, emit) {
+                        break (p, p);
+                    }
+                    self.follow_from(buf, base, p, q, known, eof)
+                }
+                Err(f) => f,
+            };
+            match follow {
                 Follow::NotCandidate => i = p + 1,
-                Follow::NeedMore => break p,
+                Follow::NeedMore => {
+                    // The naked pass must not keep more than the candidate.
+                    if self.naked.is_some() {
+                        self.naked_to(buf, base, p, eof, emit);
+                    }
+                    break (p, p);
+                }
                 Follow::Abandoned(why, end) => {
                     if self.cfg.rejected {
                         self.make(base, p, end, Some(Rejection::Unclosed(why)));
@@ -976,29 +1117,91 @@ impl Engine {
                 }
                 Follow::Closed(end) => {
                     let valid = self.validate(base, p, end, emit);
+                    if valid {
+                        if let Some(nk) = &mut self.naked {
+                            nk.hide(base + end as u64);
+                        }
+                    }
                     // A closed candidate holds no '<' and no ESC: resuming
                     // after it loses nothing. A rejected one may hold an ESC.
                     i = if valid { end } else { p + 1 };
                 }
             }
         };
-        self.resume = base + keep as u64;
-        keep
+        let keep = if self.naked.is_some() && keep == limit && resume == limit {
+            // The naked candidates up to the limit (one may need more input).
+            self.naked_to(buf, base, limit, eof, emit);
+            keep
+        } else {
+            keep
+        };
+        self.resume = base + resume as u64;
+        match &self.naked {
+            Some(nk) => keep.min((nk.keep_from().max(base) - base) as usize),
+            None => keep,
+        }
     }
 
-    /// For a caller that drops the window's bytes before a later call (the
-    /// MIME reader's decoded window): accounts for them (line numbers, the
-    /// last line's quote prefix and two-byte state) up to the first byte
-    /// still needed, which it returns (absolute). `keep` is what
-    /// [`Engine::scan`] returned; an escape sequence cut by the end of the
-    /// window is kept whole, so that the two-byte state never sees half of
-    /// one. A one-shot scan needs none of this.
+    /// Runs the naked pass over the candidates whose scheme starts before
+    /// `upto` (relative), emitting them; false when one needs more input.
+    fn naked_to(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        upto: usize,
+        eof: bool,
+        emit: &mut dyn FnMut(&mut Match),
+    ) -> bool {
+        loop {
+            let Some(nk) = &mut self.naked else {
+                return true;
+            };
+            match nk.step(buf, base, upto, eof) {
+                Step::Done => return true,
+                Step::NeedMore => return false,
+                Step::Found { s, t, rejection } => {
+                    self.make_naked(buf, base, s, t, rejection);
+                    emit(&mut self.out);
+                }
+            }
+        }
+    }
+
+    /// Fills [`Engine::out`] with the naked candidate at `s..t` (absolute).
+    fn make_naked(&mut self, buf: &[u8], base: u64, s: u64, t: u64, rejection: Option<Rejection>) {
+        self.count_lines(buf, base, s);
+        let m = &mut self.out;
+        m.bytes.clear();
+        m.bytes
+            .extend_from_slice(&buf[(s - base) as usize..(t - base) as usize]);
+        m.alternative = None;
+        m.form = Form::Naked;
+        m.offset = s;
+        m.end = t;
+        m.line = self.line;
+        m.column = s - self.line_start + 1;
+        m.spans.clear();
+        m.spans.push(Span { start: s, end: t });
+        m.broken = false;
+        m.quoted = false;
+        m.hyphen = None;
+        m.policy = self.cfg.policy;
+        m.rejection = rejection;
+    }
+
+    /// For a caller that drops the window's bytes before a later call (a
+    /// stream): accounts for them (line numbers, the last line's quote
+    /// prefix and two-byte state) up to the first byte still needed, which
+    /// it returns (absolute). `keep` is what [`Engine::scan`] returned; an
+    /// escape sequence that `keep` would cut (by the end of the window, or
+    /// a naked candidate's start) is kept whole, so that the two-byte state
+    /// never sees half of one: at most 2 bytes more than `keep` asks. A
+    /// one-shot scan needs none of this.
     pub(crate) fn settle(&mut self, buf: &[u8], base: u64, eof: bool, keep: usize) -> u64 {
-        let n = buf.len();
         let mut retain = keep;
-        if !eof && keep == n {
-            if let Some(k) = memrchr(ESC, &buf[n.saturating_sub(2)..n]) {
-                retain = n.saturating_sub(2) + k;
+        if !eof {
+            if let Some(k) = memrchr(ESC, &buf[keep.saturating_sub(2)..keep]) {
+                retain = keep.saturating_sub(2) + k;
             }
         }
         let retain = base + retain as u64;
@@ -1060,44 +1263,58 @@ impl Engine {
 }
 
 impl Engine {
-    /// Follows the candidate opened by the `<` at `p` (rules 1 to 5 of the
-    /// contract), collecting its text in `self.joined`, its source pieces in
-    /// `self.pieces` and its hyphen breaks in `self.hyphens`.
-    fn follow(&mut self, buf: &[u8], base: u64, p: usize, eof: bool) -> Follow {
+    /// Rule 1 at the `<` at `p`: `URL:` (any case) or a scheme name and
+    /// ':', at once. Returns where the candidate's text starts and how far
+    /// it is already known to be candidate text (the scheme name just
+    /// checked, so the first run need not read it again).
+    #[inline(always)]
+    fn opening(&mut self, buf: &[u8], p: usize, eof: bool) -> Result<(usize, usize), Follow> {
         let n = buf.len();
         let max_end = p.saturating_add(self.cfg.limits.max_bytes);
-        let mut q = p + 1;
-        // Rule 1: `URL:` (any case) or a scheme name and ':', at once.
+        let q = p + 1;
         let wrapped = if n - q >= 4 {
             buf[q..q + 4].eq_ignore_ascii_case(b"URL:")
         } else if !eof && buf[q..].eq_ignore_ascii_case(&b"URL:"[..n - q]) {
-            return Follow::NeedMore;
+            return Err(Follow::NeedMore);
         } else {
             false
         };
         self.wrapped = wrapped;
-        // How far the text is already known to be candidate text (the
-        // scheme name just checked), so the first run need not read it again.
-        let known = if wrapped {
-            q += 4;
-            q
-        } else {
-            let k = q + crate::class::scheme_run(&buf[q..n.min(max_end)]);
-            if k >= max_end {
-                return Follow::NotCandidate;
-            }
-            if k == n {
-                return if eof {
-                    Follow::NotCandidate
-                } else {
-                    Follow::NeedMore
-                };
-            }
-            if k == q || buf[k] != b':' {
-                return Follow::NotCandidate;
-            }
-            k
-        };
+        if wrapped {
+            return Ok((q + 4, q + 4));
+        }
+        let k = q + crate::class::scheme_run(&buf[q..n.min(max_end)]);
+        if k >= max_end {
+            return Err(Follow::NotCandidate);
+        }
+        if k == n {
+            return Err(if eof {
+                Follow::NotCandidate
+            } else {
+                Follow::NeedMore
+            });
+        }
+        if k == q || buf[k] != b':' {
+            return Err(Follow::NotCandidate);
+        }
+        Ok((q, k))
+    }
+
+    /// Follows the candidate that [`Engine::opening`] found at the `<` at
+    /// `p` (rules 2 to 5 and 8 of the contract), collecting its text in
+    /// `self.joined`, its source pieces in `self.pieces` and its hyphen
+    /// breaks in `self.hyphens`.
+    fn follow_from(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        p: usize,
+        q: usize,
+        known: usize,
+        eof: bool,
+    ) -> Follow {
+        let max_end = p.saturating_add(self.cfg.limits.max_bytes);
+        let wrapped = self.wrapped;
         // Rule 4 needs the opening line's quote prefix; rule 8 whether the
         // '<' stands in a two-byte run (then it is no '<' at all).
         self.count_lines(buf, base, base + p as u64);

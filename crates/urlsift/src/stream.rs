@@ -37,7 +37,8 @@ struct Scan<R> {
 impl<R: Read> Scan<R> {
     fn new(reader: R, scanner: Scanner, piece: usize) -> Scan<R> {
         Scan {
-            pieces: PieceReader::new(reader, piece, scanner.get_limits().max_bytes),
+            pieces: PieceReader::new(reader, piece, scanner.get_limits().max_bytes)
+                .scanning(scanner),
             scanner,
             lines: 0,
             out: VecDeque::new(),

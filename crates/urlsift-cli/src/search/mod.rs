@@ -128,7 +128,8 @@ pub fn run(cfg: Config) -> i32 {
         .policy(cfg.policy)
         .limits(cfg.limits)
         .rejected(cfg.invalid)
-        .mime(!cfg.raw);
+        .mime(!cfg.raw)
+        .naked(cfg.naked);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,

@@ -27,8 +27,8 @@ pub(super) fn split_min() -> u64 {
     8 * piece() as u64
 }
 
-use urlsift::Limits;
 pub(super) use urlsift::Piece;
+use urlsift::Scanner;
 
 /// The library's piece reader with the command's buffer pools, taking a
 /// read error as the end of the input: the bytes read before it are
@@ -39,23 +39,23 @@ pub(super) struct PieceReader<R> {
 }
 
 impl<R: Read> PieceReader<R> {
-    /// Pieces of about `target` bytes with the lookahead a candidate
-    /// within `limits` may need (read only as far as its lines reach).
-    pub(super) fn new(r: R, target: usize, limits: Limits) -> PieceReader<R> {
-        PieceReader::pooled(reader(r, target, limits))
+    /// Pieces of about `target` bytes with the lookahead a candidate of
+    /// `scanner` may need (read only as far as its lines reach).
+    pub(super) fn new(r: R, target: usize, scanner: Scanner) -> PieceReader<R> {
+        PieceReader::pooled(reader(r, target, scanner))
     }
 
     /// A whole stream in pieces of [`PIECE`] bytes, with the lookahead
     /// `scanner` needs; what a live input sends is searched each time it
     /// pauses (see [`super::live`]).
     pub(super) fn stream(r: R, scanner: urlsift::Scanner) -> PieceReader<R> {
-        PieceReader::pooled(reader(r, piece(), scanner.get_limits()).live(scanner))
+        PieceReader::pooled(reader(r, piece(), scanner).live(scanner))
     }
 
     /// Reads only the range `[start, stop)` of the input (see
     /// [`urlsift::PieceReader::range`]).
-    pub(super) fn new_range(r: R, target: usize, limits: Limits, start: u64, stop: u64) -> Self {
-        PieceReader::pooled(reader(r, target, limits).range(start, stop))
+    pub(super) fn new_range(r: R, target: usize, scanner: Scanner, start: u64, stop: u64) -> Self {
+        PieceReader::pooled(reader(r, target, scanner).range(start, stop))
     }
 
     /// Starts with this thread's pooled buffer, if it has one.
@@ -98,10 +98,14 @@ impl<R: Read> PieceReader<R> {
     }
 }
 
-/// The library's reader for candidates within `limits`: `max_bytes` of
-/// lookahead at most, read only as far as `max_lines` lines reach.
-fn reader<R: Read>(r: R, target: usize, limits: Limits) -> urlsift::PieceReader<R> {
-    urlsift::PieceReader::new(r, target, limits.max_bytes).max_lines(limits.max_lines)
+/// The library's reader for the candidates of `scanner`: `max_bytes` of
+/// lookahead at most, read only as far as `max_lines` lines reach, and
+/// each piece's context complete for naked URLs when they are on.
+fn reader<R: Read>(r: R, target: usize, scanner: Scanner) -> urlsift::PieceReader<R> {
+    let limits = scanner.get_limits();
+    urlsift::PieceReader::new(r, target, limits.max_bytes)
+        .max_lines(limits.max_lines)
+        .scanning(scanner)
 }
 
 /// Buffers handed between threads for reuse: at most `most` of them and

@@ -38,13 +38,15 @@ pub(super) const MESSAGE_WINDOW: u64 = 64 << 10;
 /// long line is not cut between threads, as its column and quoting depend
 /// on its start). With `mime`, a range starts at a message: the last mbox
 /// `From ` line after an empty line in a wider window, so the MIME state
-/// there is known (a new message); `None` when there is none.
+/// there is known (a new message); `None` when there is none. With
+/// `blank` (naked URLs on), only just after an empty line.
 pub(super) fn boundary(
     file: &File,
     r: u64,
     size: u64,
     piece: u64,
     mime: bool,
+    blank: bool,
 ) -> io::Result<Option<u64>> {
     let at = r * piece;
     if r == 0 || at >= size {
@@ -68,6 +70,11 @@ pub(super) fn boundary(
         }
     }
     let win = &win[..n];
+    if blank && !mime {
+        // No URL crosses an empty line: the range after it starts with
+        // nothing hidden by a URL before it (naked URLs on).
+        return Ok(memchr::memmem::rfind(win, b"\n\n").map(|k| from + k as u64 + 2));
+    }
     if !mime {
         return Ok(memchr::memrchr(b'\n', win).map(|k| from + k as u64 + 1));
     }
@@ -90,12 +97,13 @@ pub(super) fn range_bounds(
     size: u64,
     piece: u64,
     mime: bool,
+    blank: bool,
 ) -> io::Result<Option<(u64, u64)>> {
-    let Some(start) = boundary(file, r, size, piece, mime)? else {
+    let Some(start) = boundary(file, r, size, piece, mime, blank)? else {
         return Ok(None);
     };
     for k in r + 1..size.div_ceil(piece) {
-        if let Some(end) = boundary(file, k, size, piece, mime)? {
+        if let Some(end) = boundary(file, k, size, piece, mime, blank)? {
             return Ok(Some((start, end)));
         }
     }
@@ -112,14 +120,21 @@ pub(super) fn search_range(
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
-    let Some((start, end)) =
-        range_bounds(file, r, size, piece() as u64, ctx.scanner.get_mime()).map_err(Fail::Read)?
+    let Some((start, end)) = range_bounds(
+        file,
+        r,
+        size,
+        piece() as u64,
+        ctx.scanner.get_mime(),
+        ctx.scanner.get_naked(),
+    )
+    .map_err(Fail::Read)?
     else {
         return Ok(());
     };
     let rd = ReadAt { file, pos: start };
     search_pieces(
-        PieceReader::new_range(rd, piece(), ctx.scanner.get_limits(), start, end),
+        PieceReader::new_range(rd, piece(), ctx.scanner, start, end),
         None,
         true,
         ctx,

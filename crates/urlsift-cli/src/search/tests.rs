@@ -88,7 +88,7 @@ fn pieces_cover_input_at_line_starts() {
         max_bytes: 64,
         max_lines: usize::MAX,
     };
-    let mut pr = PieceReader::new(&text[..], 4096, few);
+    let mut pr = PieceReader::new(&text[..], 4096, Scanner::new().limits(few));
     let mut pos = 0u64;
     let mut n = 0;
     while let Some(p) = pr.next_piece() {
@@ -110,7 +110,7 @@ fn pieces_cover_input_at_line_starts() {
     // Piecewise scanning equals one pass.
     let s = Scanner::new().mime(false);
     let whole = s.extract(&text);
-    let mut pr = PieceReader::new(&text[..], 4096, s.get_limits());
+    let mut pr = PieceReader::new(&text[..], 4096, s);
     let mut got = Vec::new();
     let mut lines = 0;
     while let Some(p) = pr.next_piece() {
@@ -126,7 +126,7 @@ fn pieces_cover_input_at_line_starts() {
 
 /// Scans `text` in pieces of `target` bytes and rebases the matches.
 fn piecewise(text: &[u8], target: usize, s: Scanner) -> Vec<Match> {
-    let mut pr = PieceReader::new(text, target, s.get_limits());
+    let mut pr = PieceReader::new(text, target, s);
     let mut got = Vec::new();
     let mut lines = 0;
     while let Some(p) = pr.next_piece() {
@@ -202,7 +202,8 @@ fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
         let mut pos = 0;
         let mut lines = 0;
         for r in 0..size.div_ceil(piece) {
-            let Some((start, end)) = range_bounds(&file, r, size, piece, s.get_mime()).unwrap()
+            let Some((start, end)) =
+                range_bounds(&file, r, size, piece, s.get_mime(), s.get_naked()).unwrap()
             else {
                 skipped += 1;
                 continue;
@@ -214,7 +215,7 @@ fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
                 file: &file,
                 pos: start,
             };
-            let mut pr = PieceReader::new_range(rd, 4096, s.get_limits(), start, end);
+            let mut pr = PieceReader::new_range(rd, 4096, s, start, end);
             let mut range_lines = 0;
             while let Some(p) = pr.next_piece() {
                 let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);

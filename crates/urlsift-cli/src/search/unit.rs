@@ -315,7 +315,7 @@ impl Started {
 
     /// Reads the first piece of `r`.
     pub(super) fn from_reader(r: Box<dyn Read + Send>, ctx: Ctx<'_>) -> Started {
-        let mut pr = PieceReader::new(r, piece(), ctx.scanner.get_limits());
+        let mut pr = PieceReader::new(r, piece(), ctx.scanner);
         let first = pr.next_piece();
         Started { pr, first }
     }

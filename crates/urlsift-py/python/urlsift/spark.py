@@ -39,10 +39,14 @@ MATCH_FIELDS = (
     "hyphen",
     "alternative",
     "spans",
+    "encoding",
+    "content_type",
     "warnings",
     "message_id",
 )
-#: The fields of an output row: the command's ``--json`` object.
+#: The fields of an output row: the command's ``--json`` object. A table has
+#: one schema, so ``encoding`` and ``content_type``, which the command writes
+#: only for a URL in a MIME part or encoded text, are null elsewhere.
 ROW_FIELDS = ("path",) + MATCH_FIELDS
 
 
@@ -77,6 +81,8 @@ def match_struct():
             StructField("hyphen", StringType(), True),
             StructField("alternative", StringType(), True),
             StructField("spans", ArrayType(ArrayType(LongType(), False), False), False),
+            StructField("encoding", StringType(), True),
+            StructField("content_type", StringType(), True),
             StructField("warnings", ArrayType(warning, False), False),
             StructField("message_id", StringType(), True),
         ]
@@ -92,7 +98,7 @@ def row_schema():
 
 def _values(match: "urlsift.Match", fields: Sequence[str]) -> Tuple:
     d = match.to_dict()
-    return tuple(d[k] for k in fields)
+    return tuple(d.get(k) for k in fields)
 
 
 def file_rows(
@@ -211,12 +217,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     paths.extend(args.paths)
     if not paths:
         _parser().error("no input: give paths or --files-from LIST")
-    # The options are checked before Spark starts.
-    try:
-        urlsift.extract(b"", naked=args.naked, raw=args.raw)
-    except NotImplementedError as e:
-        print(f"urlsift: {e}", file=sys.stderr)
-        return 2
     walk_errors: List[str] = []
     files = [f for p in paths for f in walk(p, walk_errors)]
 

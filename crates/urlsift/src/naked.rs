@@ -1,0 +1,582 @@
+//! Naked URLs, on request: contract rules 14 to 17.
+//!
+//! A naked candidate starts at a scheme name and `:` (the whole run of
+//! scheme bytes before the `:`, not preceded by one), for one of the ten
+//! schemes of RFC 1738 or any scheme followed by `//`, unless it stands
+//! inside a `<...>` candidate that rules 1-9 reported or inside a naked URL
+//! already reported. It runs to the first byte no URL may hold (rule 15),
+//! never past a line end; then trailing `. , ; : ! ? ' *` are dropped, and
+//! a trailing `)` while the URL holds more `)` than `(`. What is left is
+//! validated by [`Url::parse_with`] (rule 16).
+//!
+//! The pass works on a window of *text* with absolute positions, so it can
+//! run over decoded text whose positions map back to raw bytes (rule 17).
+//! Time is linear: each colon is looked at once, the backward walk over a
+//! scheme name stops at the previous colon, the run end and the bracket
+//! counts of a run are computed once and shared by every candidate in it
+//! (a candidate only moves a cursor forward), and the trailing bytes of a
+//! run are walked once, after which each candidate's end is a binary
+//! search. A candidate longer than [`crate::Limits::max_bytes`] is
+//! abandoned, like a bracketed one, so a decision never needs more than
+//! that many bytes and memory stays bounded.
+
+use crate::error::{ErrorKind, ParseError};
+use crate::scan::{Rejection, Skip, Unclosed};
+use crate::url::{Policy, Url};
+
+/// The ten schemes of RFC 1738 (matched in any case): naked without `//`.
+const TEN: [&[u8]; 10] = [
+    b"http",
+    b"ftp",
+    b"gopher",
+    b"mailto",
+    b"news",
+    b"nntp",
+    b"telnet",
+    b"wais",
+    b"file",
+    b"prospero",
+];
+
+/// Bytes a naked URL may hold (rule 15): not whitespace, control or
+/// non-ASCII, not `<` `>` `"`, not the unsafe `{ } | \ ^ [ ]` and backquote,
+/// and `~` only under the lenient policy.
+const fn run_table(tilde: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0x21;
+    while b < 0x7f {
+        t[b] = !matches!(
+            b as u8,
+            b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\' | b'^' | b'[' | b']' | b'`'
+        ) && (tilde || b as u8 != b'~');
+        b += 1;
+    }
+    t
+}
+
+static RUN_LENIENT: [bool; 256] = run_table(true);
+static RUN_STRICT: [bool; 256] = run_table(false);
+
+/// Whether `b` may stand in a scheme name.
+#[inline(always)]
+fn is_scheme(b: u8) -> bool {
+    crate::class::is(b, crate::class::SCHEME)
+}
+
+/// The trailing bytes dropped one at a time (rule 15).
+#[inline]
+fn is_trailing(b: u8) -> bool {
+    matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'*')
+}
+
+/// What one step of the pass found.
+#[derive(Debug)]
+pub(crate) enum Step {
+    /// No candidate starts before the point asked for.
+    Done,
+    /// A candidate needs bytes past the window (and more may come).
+    NeedMore,
+    /// A decided candidate: its bytes `s..t` (absolute), and why it is no
+    /// URL (only reported when rejected candidates are wanted).
+    Found {
+        s: u64,
+        t: u64,
+        rejection: Option<Rejection>,
+    },
+}
+
+/// The run of naked-URL bytes the last candidates were in: how far it is
+/// known, and the bracket balance from a cursor to its known end.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    /// Cursor: the start of the last candidate looked at (or the pass's
+    /// position); `net` is `)` minus `(` over `at..hi`.
+    at: u64,
+    net: i64,
+    /// Bytes `at..hi` are all run bytes.
+    hi: u64,
+    /// `hi` holds a byte that ends the run (or is the end of the input).
+    closed: bool,
+}
+
+/// The trailing bytes of a run ending at `end`: `lo..end` is all trailing
+/// bytes and `)` (or as far back as it was walked), `closes` lists the
+/// `)` among them in order.
+#[derive(Debug, Default)]
+struct Tail {
+    end: u64,
+    lo: u64,
+    closes: Vec<u64>,
+}
+
+/// The naked pass's state between windows (see the module doc).
+#[derive(Debug)]
+pub(crate) struct Naked {
+    run_bytes: &'static [bool; 256],
+    policy: Policy,
+    rejected: bool,
+    max: u64,
+    /// Every colon before `pos` has been looked at.
+    pos: u64,
+    /// Start of the run of scheme bytes that ends at `pos` (`pos` if none).
+    scheme_start: u64,
+    /// No candidate starts before this: inside a reported `<...>` or naked URL.
+    pub(crate) hidden: u64,
+    run: Option<Run>,
+    tail: Tail,
+    /// The search for ':' (built once: most searches are short).
+    colon: Skip,
+    /// Bytes looked at one by one (walks, runs, counts, parses): the
+    /// linear-time tests count it.
+    work: u64,
+}
+
+impl Naked {
+    /// A pass starting at absolute offset `at`, of which the first
+    /// `hidden` bytes are hidden; `scheme_before` says a scheme run of the
+    /// bytes before `at` reaches it (a candidate there is not this pass's).
+    pub(crate) fn new(
+        policy: Policy,
+        max: usize,
+        rejected: bool,
+        at: u64,
+        hidden: u64,
+        scheme_before: bool,
+    ) -> Naked {
+        Naked {
+            run_bytes: match policy {
+                Policy::Strict => &RUN_STRICT,
+                _ => &RUN_LENIENT,
+            },
+            policy,
+            rejected,
+            max: max as u64,
+            pos: at,
+            // A candidate of the bytes before `at` is theirs: hidden here.
+            scheme_start: if scheme_before {
+                at.saturating_sub(1)
+            } else {
+                at
+            },
+            hidden: at + hidden,
+            run: None,
+            tail: Tail::default(),
+            colon: Skip::byte(b':'),
+            work: 0,
+        }
+    }
+
+    /// The first absolute offset a later step may still read.
+    /// Under [`crate::Limits::max_bytes`] before the end of the window when a
+    /// candidate waits for more input, as the roll buffer needs.
+    pub(crate) fn keep_from(&self) -> u64 {
+        // A scheme run reaching `pos` is needed only while a candidate
+        // from its start could still fit the bound (see `candidate`).
+        if self.pos - self.scheme_start + 3 <= self.max {
+            self.scheme_start
+        } else {
+            self.pos
+        }
+    }
+
+    /// A `<...>` candidate reported at `p..end` (absolute, `end` past its
+    /// `>`) hides what it holds; the pass has looked at every colon before
+    /// `p`, and the span holds no naked candidate start, so it moves past it.
+    pub(crate) fn hide(&mut self, end: u64) {
+        self.hidden = self.hidden.max(end);
+        if self.pos < end {
+            self.pos = end;
+            // The byte before `end` is the `>`.
+            self.scheme_start = end;
+        }
+    }
+
+    /// Moves `pos` to `to` (relative, no colon in between), keeping
+    /// `scheme_start` and the run cursor right.
+    fn move_to(&mut self, buf: &[u8], base: u64, to: usize) {
+        let from = (self.pos - base) as usize;
+        if to <= from {
+            return;
+        }
+        let tail = buf[from..to]
+            .iter()
+            .rev()
+            .take_while(|&&b| is_scheme(b))
+            .count();
+        if to < buf.len() && !is_scheme(buf[to]) {
+            // The run ends here: no later colon's scheme reaches back.
+            self.scheme_start = base + to as u64;
+        } else if tail < to - from {
+            self.scheme_start = base + (to - tail) as u64;
+        }
+        self.cursor_to(buf, base, base + to as u64);
+        self.pos = base + to as u64;
+    }
+
+    /// Moves the run cursor forward to `x` (absolute), if the run is still
+    /// ahead: the bytes it passes leave the balance.
+    fn cursor_to(&mut self, buf: &[u8], base: u64, x: u64) {
+        if let Some(r) = &mut self.run {
+            if x >= r.hi {
+                self.run = None;
+            } else if x > r.at {
+                let bytes = &buf[(r.at - base) as usize..(x - base) as usize];
+                self.work += bytes.len() as u64;
+                r.net -= net(bytes);
+                r.at = x;
+            }
+        }
+    }
+
+    /// The next candidate whose scheme starts before `upto` (relative to
+    /// `buf`, which starts at absolute `base`); `eof`: nothing follows `buf`.
+    pub(crate) fn step(&mut self, buf: &[u8], base: u64, upto: usize, eof: bool) -> Step {
+        let n = buf.len();
+        let upto = upto.min(n);
+        // A colon after `upto` still belongs here when the scheme run
+        // before it starts before `upto` (a piece cut inside a line).
+        let reach = if upto < n {
+            (upto + crate::class::scheme_run(&buf[upto..]) + 1).min(n)
+        } else {
+            n
+        };
+        loop {
+            let from = (self.pos - base) as usize;
+            let c = match self.colon.find(&buf[from.min(reach)..reach]) {
+                Some(k) => from + k,
+                None => {
+                    self.move_to(buf, base, upto);
+                    return Step::Done;
+                }
+            };
+            // Most colons (header fields, times) start nothing: neither
+            // `//` nor one of the ten names before them.
+            if (c + 3 <= n || eof) && buf.get(c + 1..c + 3) != Some(b"//") && !ends_ten(&buf[..c]) {
+                self.cursor_to(buf, base, base + c as u64 + 1);
+                self.pos = base + c as u64 + 1;
+                self.scheme_start = self.pos;
+                continue;
+            }
+            let back = buf[from..c]
+                .iter()
+                .rev()
+                .take_while(|&&b| is_scheme(b))
+                .count();
+            self.work += back as u64 + 1;
+            let s = if back == c - from {
+                self.scheme_start
+            } else {
+                base + (c - back) as u64
+            };
+            let c_abs = base + c as u64;
+            if s >= base + upto as u64 {
+                self.move_to(buf, base, upto);
+                return Step::Done;
+            }
+            let outcome = self.candidate(buf, base, s, c, eof);
+            if let Outcome::NeedMore = outcome {
+                // Keep only the candidate's bytes: `pos` goes to its start.
+                if s > self.pos {
+                    self.cursor_to(buf, base, s);
+                    self.pos = s;
+                    self.scheme_start = s;
+                }
+                return Step::NeedMore;
+            }
+            self.cursor_to(buf, base, c_abs + 1);
+            self.pos = c_abs + 1;
+            self.scheme_start = c_abs + 1;
+            match outcome {
+                Outcome::Skip | Outcome::NeedMore => {}
+                Outcome::Url(t) => {
+                    self.hidden = t;
+                    return Step::Found {
+                        s,
+                        t,
+                        rejection: None,
+                    };
+                }
+                Outcome::Rejected(t, why) => {
+                    if self.rejected {
+                        return Step::Found {
+                            s,
+                            t,
+                            rejection: Some(why),
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decides the candidate whose scheme runs from `s` (absolute) to the
+    /// colon at `c` (relative).
+    fn candidate(&mut self, buf: &[u8], base: u64, s: u64, c: usize, eof: bool) -> Outcome {
+        let n = buf.len();
+        let c_abs = base + c as u64;
+        // Rule 14: a scheme name, not hidden; one longer than the bound
+        // starts nothing (its candidate could never be decided in bounds).
+        if s == c_abs || s < self.hidden || c_abs - s + 3 > self.max {
+            return Outcome::Skip;
+        }
+        let si = (s - base) as usize;
+        let scheme = &buf[si..c];
+        // `//` (the usual case) or one of the ten names.
+        if buf.get(c + 1..c + 3) != Some(b"//")
+            && !TEN.iter().any(|t| t.eq_ignore_ascii_case(scheme))
+        {
+            if n < c + 3 && !eof {
+                return Outcome::NeedMore;
+            }
+            return Outcome::Skip;
+        }
+        // Rule 15: the run, shared with the candidates before in it.
+        let bound = s + self.max;
+        // A live run holds `s` (when `s` is before its cursor, only scheme
+        // bytes lie between: no bracket to count).
+        let mut r = match self.run {
+            Some(r) if s < r.hi => r,
+            _ => Run {
+                at: s,
+                net: 0,
+                hi: s,
+                closed: false,
+            },
+        };
+        if r.at < s {
+            self.work += s - r.at;
+            r.net -= net(&buf[(r.at - base) as usize..si]);
+            r.at = s;
+        }
+        if !r.closed && r.hi < bound {
+            let from = (r.hi - base) as usize;
+            let to = ((bound - base) as usize).min(n);
+            let len = buf[from..to]
+                .iter()
+                .take_while(|&&b| self.run_bytes[b as usize])
+                .count();
+            self.work += len as u64 + 1;
+            r.net += net(&buf[from..from + len]);
+            r.hi += len as u64;
+            r.closed = from + len < to || (from + len == n && eof);
+        }
+        self.run = Some(r);
+        if !r.closed {
+            if r.hi >= bound {
+                return Outcome::Rejected(r.hi, Rejection::Unclosed(Unclosed::RunTooLong));
+            }
+            return Outcome::NeedMore;
+        }
+        let end = r.hi;
+        // Then the trailing bytes and unbalanced `)`.
+        let t = self.trim(buf, base, c_abs, end, r.net);
+        // Rule 16: validation, the fragment split off by the parser.
+        let text = &buf[si..(t - base) as usize];
+        let after = &text[c + 1 - si..];
+        let rest = &after[..memchr::memchr(b'#', after).unwrap_or(after.len())];
+        if rest.is_empty() || rest == b"//" {
+            let e = ParseError::new(
+                c + 1 - si + rest.len(),
+                ErrorKind::NothingAfterScheme,
+                "naked",
+            );
+            return Outcome::Rejected(t, Rejection::Invalid(e));
+        }
+        // The parser reads up to its error (or the whole text).
+        match Url::parse_with(text, self.policy) {
+            Ok(_) => {
+                self.work += text.len() as u64;
+                Outcome::Url(t)
+            }
+            Err(e) => {
+                self.work += (e.offset() + 1).min(text.len()) as u64;
+                Outcome::Rejected(t, Rejection::Invalid(e))
+            }
+        }
+    }
+
+    /// Where the candidate with colon `c` in the run ending at `end` ends
+    /// after trimming; `net` is `)` minus `(` from its start to `end`.
+    fn trim(&mut self, buf: &[u8], base: u64, c: u64, end: u64, net: i64) -> u64 {
+        let floor = c + 1;
+        if self.tail.end != end {
+            // Walked once per run end: back over trailing bytes and `)`,
+            // not past this (the run's first) candidate's colon.
+            self.tail.end = end;
+            self.tail.closes.clear();
+            let mut lo = end;
+            while lo > floor {
+                self.work += 1;
+                let b = buf[(lo - 1 - base) as usize];
+                if b == b')' {
+                    self.tail.closes.push(lo - 1);
+                } else if !is_trailing(b) {
+                    break;
+                }
+                lo -= 1;
+            }
+            self.tail.lo = lo;
+            self.tail.closes.reverse();
+        }
+        let lo = self.tail.lo.max(floor);
+        let first = self.tail.closes.partition_point(|&x| x < lo);
+        let closes = &self.tail.closes[first..];
+        // In `lo..end` there is no `(`: from `lo` on, the balance only
+        // grows by one at each `)`. The `)` number m (from 1) is kept
+        // when the balance up to it is not positive.
+        let before = net - closes.len() as i64;
+        let keep = -before;
+        if keep >= 1 && !closes.is_empty() {
+            let m = (keep as usize).min(closes.len());
+            closes[m - 1] + 1
+        } else {
+            lo
+        }
+    }
+}
+
+/// How one candidate was decided.
+enum Outcome {
+    /// Not a candidate (rule 14).
+    Skip,
+    /// Needs bytes past the window.
+    NeedMore,
+    /// A URL ending at this absolute offset.
+    Url(u64),
+    /// No URL: what was looked at, and why.
+    Rejected(u64, Rejection),
+}
+
+/// Whether `bytes` end with one of the ten names (any case): a scheme
+/// before a ':' without `//` can be one only then.
+#[inline]
+fn ends_ten(bytes: &[u8]) -> bool {
+    match bytes.last().map(|b| b | 0x20) {
+        Some(b'p' | b'r' | b'o' | b's' | b't' | b'e') => TEN.iter().any(|t| {
+            bytes.len() >= t.len() && bytes[bytes.len() - t.len()..].eq_ignore_ascii_case(t)
+        }),
+        _ => false,
+    }
+}
+
+/// `)` minus `(` in `bytes`.
+fn net(bytes: &[u8]) -> i64 {
+    let mut k = 0i64;
+    for &b in bytes {
+        k += (b == b')') as i64 - (b == b'(') as i64;
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hostile input of about the size given.
+    type Make = Box<dyn Fn(usize) -> Vec<u8>>;
+
+    /// The pass over `data` in one window: the URLs and the work done.
+    fn run(data: &[u8], max: usize) -> (Vec<String>, u64) {
+        let mut nk = Naked::new(Policy::Lenient, max, false, 0, 0, false);
+        let mut urls = Vec::new();
+        loop {
+            match nk.step(data, 0, data.len(), true) {
+                Step::Done => break,
+                Step::NeedMore => unreachable!("the whole input is there"),
+                Step::Found { s, t, .. } => {
+                    urls.push(String::from_utf8_lossy(&data[s as usize..t as usize]).into_owned())
+                }
+            }
+        }
+        (urls, nk.work)
+    }
+
+    /// Hostile inputs: the work grows with the size, not faster (compared
+    /// at two sizes, and per byte), and the URL after them is found.
+    #[test]
+    fn hostile_inputs_take_linear_work() {
+        let rep = |unit: &[u8], n: usize| unit.repeat(n / unit.len());
+        let kinds: Vec<(&str, Make, u64)> = vec![
+            ("http-chain", Box::new(move |n| rep(b"http://", n)), 8),
+            (
+                "open-parens",
+                Box::new(|n| [b"http://a.example/".as_ref(), &b"(".repeat(n)].concat()),
+                8,
+            ),
+            (
+                "close-parens",
+                Box::new(|n| [b"http://a.example/".as_ref(), &b")".repeat(n)].concat()),
+                8,
+            ),
+            (
+                "dots",
+                Box::new(|n| [b"http://a.example/".as_ref(), &b".".repeat(n)].concat()),
+                8,
+            ),
+            ("a-colon", Box::new(move |n| rep(b"a:", n)), 8),
+            (
+                "wiki-chain",
+                Box::new(move |n| rep(b"http://a.example/(x)", n)),
+                8,
+            ),
+            (
+                "paren-chain",
+                Box::new(move |n| rep(b"(http://a.example/x)", n)),
+                8,
+            ),
+            (
+                "dot-chain-lines",
+                Box::new(move |n| rep(b"http://a.example/x....)))\n", n)),
+                8,
+            ),
+            // Each candidate parsed to its line's end: bounded by the
+            // candidate bound, not by the input.
+            (
+                "rejected-at-line-end",
+                Box::new(move |n| rep(&[b"ftp://a/".repeat(60), b";x\n".to_vec()].concat(), n)),
+                300,
+            ),
+        ];
+        let max = 1024;
+        for (name, make, per_byte) in kinds {
+            let mut works = Vec::new();
+            for n in [1 << 16, 1 << 17] {
+                let mut data = make(n);
+                data.extend_from_slice(b" http://after.example/ ");
+                let (urls, work) = run(&data, max);
+                assert_eq!(
+                    urls.last().map(String::as_str),
+                    Some("http://after.example/"),
+                    "{name}"
+                );
+                assert!(
+                    work <= per_byte * data.len() as u64,
+                    "{name}: {work} for {}",
+                    data.len()
+                );
+                works.push(work as f64);
+            }
+            let ratio = works[1] / works[0];
+            assert!(
+                ratio < 2.2,
+                "{name}: twice the input, {ratio:.2} times the work"
+            );
+        }
+    }
+
+    /// The bracket balance and the trailing walk are shared by the
+    /// candidates of one run: a run of a thousand candidates costs about
+    /// its length, not its length times the candidates.
+    #[test]
+    fn one_run_is_counted_once() {
+        let data = [
+            b"http://".repeat(100).as_slice(),
+            b"a.example/".as_ref(),
+            &b")".repeat(500),
+        ]
+        .concat();
+        let (urls, work) = run(&data, 4096);
+        assert_eq!(urls.len(), 1);
+        assert!(work < 12 * data.len() as u64, "{work} for {}", data.len());
+    }
+}
