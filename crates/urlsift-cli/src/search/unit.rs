@@ -131,6 +131,15 @@ pub(super) fn search_pieces<R: Read>(
         last_map = map;
         next = pr.next_piece();
     }
+    if let Some(cl) = context.as_mut() {
+        // A last line without a line feed waited for more.
+        let mut recs = Recs {
+            body: take_body(),
+            ..Recs::default()
+        };
+        cl.finish(&mut recs, name);
+        emit(recs, 0, 0).map_err(Fail::Write)?;
+    }
     if let Some((push, start)) = mime {
         let mut recs = Recs {
             body: take_body(),
