@@ -375,6 +375,7 @@ mod piece_splitting {
             Just(vec!["-n", "-C", "1"]),
             Just(vec!["-A", "2", "-n"]),
             Just(vec!["-B", "3"]),
+            Just(vec!["--json", "-C", "1"]),
             Just(vec!["-n", "-C", "2", "--color", "always", "--hyperlink"]),
         ]
     }

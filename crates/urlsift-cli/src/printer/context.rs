@@ -18,6 +18,8 @@
 //! counted, and the line printed ends with ` [... omitted N bytes of a
 //! long line]`. So at most `-B` + 1 lines of at most [`LINE_CAP`] bytes
 //! are held, and the output never depends on where the pieces are cut.
+//! With `--json`, [`OwnLines`] gives each object its URL's own lines the
+//! same way (each cut at [`LINE_CAP`], without the mark).
 //!
 //! Text is printed as it is, except what could act on a terminal or is not
 //! text: bytes below 0x20 but TAB, DEL, the C1 controls and bytes that are
@@ -29,6 +31,7 @@ use std::collections::VecDeque;
 use super::color::{Paint, Style};
 use super::{put_u64, InputName, Recs};
 use crate::args::Context;
+use urlsift::Match;
 
 /// The most bytes of one line printed (and kept): a person reads no more
 /// of a line, and `-B` lines of a mailbox of one-line HTML parts stay
@@ -375,6 +378,164 @@ fn cap(text: &[u8]) -> usize {
     }
 }
 
+/// `--json` with `-A/-B/-C`: the text of each match's own lines, from the
+/// start of the line of its `<` to the end of the line of its last byte,
+/// whole wherever the pieces cut them (each line at most [`LINE_CAP`]
+/// bytes, cut as [`ContextLines`] cuts it, without a mark: the JSON string
+/// holds the line's text).
+///
+/// A piece holds a match's lines but where a line is longer than the
+/// piece: the start of the line a piece ends inside is kept for the next
+/// (its first [`KEEP`] bytes), and a match whose last line goes on past the
+/// bytes read waits, with the matches after it, until that line ends or
+/// its first [`KEEP`] bytes are known. Memory: one line's head, and the
+/// matches within the first [`KEEP`] bytes of one line.
+#[derive(Debug, Default)]
+pub struct OwnLines {
+    /// The line the last piece ended inside: its first bytes.
+    open: Option<Vec<u8>>,
+    /// Matches not yet given, in order: those whose last line goes on past
+    /// the bytes read, and those after them.
+    waiting: VecDeque<Waiting>,
+}
+
+/// What takes each match with its Message-ID and its own lines' text.
+pub type Given<'a> = dyn FnMut(&Match, Option<&str>, &[u8]) + 'a;
+
+/// A match whose lines are not all known, or which waits behind one.
+#[derive(Debug)]
+struct Waiting {
+    m: Match,
+    id: Option<String>,
+    /// Its lines so far (to the end of the last piece), or all of them.
+    text: Vec<u8>,
+    /// Whether `text` is all of its lines.
+    done: bool,
+}
+
+/// Appends `add` to `text`, keeping at most [`KEEP`] bytes of each line
+/// (line feeds kept).
+fn push_capped(text: &mut Vec<u8>, add: &[u8]) {
+    for seg in add.split_inclusive(|&b| b == b'\n') {
+        let room = KEEP.saturating_sub(last_line_len(text));
+        let (body, lf) = match seg.strip_suffix(b"\n") {
+            Some(b) => (b, true),
+            None => (seg, false),
+        };
+        text.extend_from_slice(&body[..body.len().min(room)]);
+        if lf {
+            text.push(b'\n');
+        }
+    }
+}
+
+/// The bytes of the last line of `text` (after its last line feed).
+fn last_line_len(text: &[u8]) -> usize {
+    text.len() - memchr::memrchr(b'\n', text).map_or(0, |k| k + 1)
+}
+
+/// Adds to `text` (a match's lines, known up to `bytes[start]`) what
+/// `bytes` (at absolute `offset`, own part `..limit`) holds of them, up to
+/// the end of the line of `last` (the match's last byte). Returns whether
+/// they are all known: that line ended, or the input, or its first
+/// [`KEEP`] bytes are known; if not, `text` goes to `bytes[limit]`, where
+/// the next piece starts.
+#[allow(clippy::too_many_arguments)]
+fn extend_lines(
+    text: &mut Vec<u8>,
+    last: u64,
+    bytes: &[u8],
+    start: usize,
+    limit: usize,
+    offset: u64,
+    at_end: bool,
+) -> bool {
+    let rl = usize::try_from(last.saturating_sub(offset))
+        .unwrap_or(usize::MAX)
+        .clamp(start, bytes.len().max(start));
+    if let Some(k) = memchr::memchr(b'\n', &bytes[rl..]) {
+        push_capped(text, &bytes[start..rl + k + 1]);
+        return true;
+    }
+    let known = match memchr::memrchr(b'\n', &bytes[start..rl]) {
+        Some(j) => bytes.len() - (start + j + 1),
+        None => last_line_len(text) + (bytes.len() - start),
+    };
+    if at_end || known >= KEEP {
+        push_capped(text, &bytes[start..]);
+        return true;
+    }
+    push_capped(text, &bytes[start..limit.max(start)]);
+    false
+}
+
+impl OwnLines {
+    /// Takes one piece: `bytes` (lookahead included) at absolute `offset`,
+    /// its own part `..limit`, `at_end` when the input ends with it, and
+    /// its `matches` in order (each with its Message-ID). Calls `each`,
+    /// in order, with each match whose lines are known and their text.
+    pub fn piece(
+        &mut self,
+        bytes: &[u8],
+        limit: usize,
+        offset: u64,
+        at_end: bool,
+        matches: Vec<(Match, Option<String>)>,
+        each: &mut Given<'_>,
+    ) {
+        for w in self.waiting.iter_mut().filter(|w| !w.done) {
+            let last = w.m.end().saturating_sub(1);
+            w.done = extend_lines(&mut w.text, last, bytes, 0, limit, offset, at_end);
+        }
+        for (m, id) in matches {
+            let rel = usize::try_from(m.offset().saturating_sub(offset))
+                .unwrap_or(usize::MAX)
+                .min(limit.saturating_sub(1));
+            let (from, prefix) = match memchr::memrchr(b'\n', &bytes[..rel]) {
+                Some(k) => (k + 1, &[][..]),
+                // The line began in an earlier piece.
+                None => (0, self.open.as_deref().unwrap_or_default()),
+            };
+            let mut text = prefix.to_vec();
+            let last = m.end().saturating_sub(1).max(m.offset());
+            let done = extend_lines(&mut text, last, bytes, from, limit, offset, at_end);
+            self.waiting.push_back(Waiting { m, id, text, done });
+        }
+        while let Some(w) = self.waiting.pop_front() {
+            if !w.done {
+                self.waiting.push_front(w);
+                break;
+            }
+            each(&w.m, w.id.as_deref(), &w.text);
+        }
+        // The line this piece ends inside, for the next.
+        let own = &bytes[..limit];
+        match memchr::memrchr(b'\n', own) {
+            _ if own.is_empty() => {}
+            Some(k) if k + 1 == own.len() => self.open = None,
+            Some(k) => {
+                let mut head = Vec::new();
+                push_capped(&mut head, &own[k + 1..]);
+                self.open = Some(head);
+            }
+            None => push_capped(self.open.get_or_insert_with(Vec::new), own),
+        }
+    }
+
+    /// Ends the input: the matches still waiting, with the lines read.
+    pub fn finish(&mut self, each: &mut Given<'_>) {
+        for w in self.waiting.drain(..) {
+            each(&w.m, w.id.as_deref(), &w.text);
+        }
+        self.open = None;
+    }
+}
+
+/// How much of a line's text `JSON`'s `lines` holds (see [`LINE_CAP`]).
+pub fn capped(text: &[u8]) -> &[u8] {
+    &text[..cap(text)]
+}
+
 /// Writes a line of text: UTF-8 as it is, but control bytes (TAB aside),
 /// DEL, the C1 controls, `\` and bytes that are not UTF-8 escaped.
 pub fn escape_text(out: &mut Vec<u8>, mut text: &[u8]) {
@@ -420,18 +581,6 @@ fn hex(out: &mut Vec<u8>, b: u8) {
         HEX[usize::from(b >> 4)],
         HEX[usize::from(b & 15)],
     ]);
-}
-
-/// The lines a match stands on, within `bytes` (which start at absolute
-/// `offset` and hold the whole match): from the start of the line of its
-/// `<` to the end of the line of its last byte.
-pub fn own_lines(bytes: &[u8], offset: u64, start: u64, end: u64) -> &[u8] {
-    let rel = |x: u64| (x.saturating_sub(offset) as usize).min(bytes.len());
-    let (s, e) = (rel(start), rel(end).max(rel(start) + 1).min(bytes.len()));
-    let from = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |k| k + 1);
-    let last = e.saturating_sub(1).max(from);
-    let to = memchr::memchr(b'\n', &bytes[last..]).map_or(bytes.len(), |k| last + k + 1);
-    &bytes[from..to]
 }
 
 #[cfg(test)]
@@ -678,15 +827,92 @@ mod tests {
         }
     }
 
+    /// The own lines [`OwnLines`] gives each URL of `text` cut into pieces
+    /// ending at `cuts`, each piece with `look` bytes of lookahead.
+    fn own(text: &[u8], cuts: &[usize], look: usize) -> Vec<String> {
+        let all = urlsift::Scanner::new().mime(false).extract(text);
+        let mut ol = OwnLines::default();
+        let mut got = Vec::new();
+        // Each line as JSON's `lines` holds it.
+        let mut each = |m: &Match, _: Option<&str>, t: &[u8]| {
+            let lines: Vec<String> = t
+                .split_inclusive(|&b| b == b'\n')
+                .map(|l| {
+                    let l = l.strip_suffix(b"\n").unwrap_or(l);
+                    let l = l.strip_suffix(b"\r").unwrap_or(l);
+                    String::from_utf8_lossy(capped(l)).into_owned()
+                })
+                .collect();
+            got.push(format!("{}|{}", m.offset(), lines.join("/")));
+        };
+        let mut from = 0;
+        for &to in cuts.iter().chain([&text.len()]) {
+            let ms: Vec<(Match, Option<String>)> = all
+                .iter()
+                .filter(|m| (from as u64..to as u64).contains(&m.offset()))
+                .map(|m| (m.clone(), None))
+                .collect();
+            // A piece holds its candidates whole (its lookahead is at
+            // least --max-bytes).
+            let end = ms
+                .iter()
+                .map(|(m, _)| m.end() as usize)
+                .fold(to + look, usize::max)
+                .min(text.len());
+            let bytes = &text[from..end];
+            ol.piece(
+                bytes,
+                to - from,
+                from as u64,
+                to == text.len(),
+                ms,
+                &mut each,
+            );
+            from = to;
+        }
+        ol.finish(&mut each);
+        got
+    }
+
     #[test]
-    fn own_lines_from_the_first_line_start_to_the_last_line_end() {
-        let t = b"ab\ncd <x\n y> e\nf\n";
-        let at = |s: &[u8]| memchr::memmem::find(t, s).unwrap() as u64;
-        let (s, e) = (at(b"<x"), at(b"> e") + 1);
-        assert_eq!(own_lines(t, 0, s, e), b"cd <x\n y> e\n");
-        // From a later offset, and for a match at the very end.
-        assert_eq!(own_lines(&t[3..], 3, s, e), b"cd <x\n y> e\n");
-        assert_eq!(own_lines(b"<a>", 0, 0, 3), b"<a>");
+    fn own_lines_whole_wherever_pieces_cut() {
+        let mut text = b"ab\ncd <URL:http://x.example/a\n b> e".to_vec();
+        text.extend_from_slice(&[b'f'; 300]);
+        text.extend_from_slice(b"\r\n<news:g.h> i <news:j.k>\nl\n");
+        let whole = own(&text, &[], 0);
+        let tail = "f".repeat(300);
+        assert_eq!(
+            whole,
+            [
+                format!("6|cd <URL:http://x.example/a/ b> e{tail}"),
+                "337|<news:g.h> i <news:j.k>".to_string(),
+                "350|<news:g.h> i <news:j.k>".to_string(),
+            ]
+        );
+        // Every cut, with lookahead from none to past the end.
+        for look in [0, 1, 7, 40, 400] {
+            for c in 1..text.len() {
+                assert_eq!(own(&text, &[c], look), whole, "cut {c} look {look}");
+            }
+            let every: Vec<usize> = (1..text.len()).step_by(3).collect();
+            assert_eq!(own(&text, &every, look), whole, "look {look}");
+        }
+    }
+
+    #[test]
+    fn own_lines_keep_a_line_head_only() {
+        let mut text = b"<news:a.b> ".to_vec();
+        text.extend_from_slice(&vec![b'x'; 3 * LINE_CAP]);
+        text.extend_from_slice(b" <news:c.d>\n");
+        let whole = own(&text, &[], 0);
+        assert_eq!(whole.len(), 2);
+        for w in &whole {
+            assert_eq!(w.split_once('|').unwrap().1.len(), LINE_CAP);
+        }
+        let cuts: Vec<usize> = (1..text.len() / 5000).map(|k| k * 5000).collect();
+        assert!(own(&text, &cuts, 100) == whole);
+        assert!(own(&text, &[5], 0) == whole);
+        assert!(own(&text, &[LINE_CAP + 1], 1) == whole);
     }
 
     #[test]
