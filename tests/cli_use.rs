@@ -372,6 +372,11 @@ mod piece_splitting {
             Just(vec!["-n", "--message-id"]),
             Just(vec!["-m", "3", "-n"]),
             Just(vec!["--tally"]),
+            Just(vec!["-n", "-C", "1"]),
+            Just(vec!["-A", "2", "-n"]),
+            Just(vec!["-B", "3"]),
+            Just(vec!["--json", "-C", "1"]),
+            Just(vec!["-n", "-C", "2", "--color", "always", "--hyperlink"]),
         ]
     }
 
@@ -380,6 +385,58 @@ mod piece_splitting {
         let r = util::run_stdin(dir, &args, input);
         assert!(r.code < 2, "{args:?}: {}", r.stderr);
         r.stdout
+    }
+
+    /// The case the property found with `-C 1`: a first line longer than
+    /// a piece (4919 bytes, pieces of 1506), its URL near its start, was
+    /// printed as the URL's line cut at the piece's end, then its rest as
+    /// context, and the line after it was lost.
+    #[test]
+    fn a_line_longer_than_a_piece_is_printed_once_whole() {
+        let first = format!("<http://a.example/> {}", "x".repeat(4898));
+        let mut text = format!("{first}\n");
+        for i in 0..40 {
+            text.push_str(&format!("l{i:03} {}\n", "y".repeat(494)));
+        }
+        text.push_str("<news:b.c>\n");
+        let ys = "y".repeat(494);
+        let want = format!("1:{first}\n2-l000 {ys}\n--\n41-l039 {ys}\n42:<news:b.c>\n");
+        let d = tmp();
+        util::write(d.path(), "one.txt", text.as_bytes());
+        for input in ["one.txt", "-"] {
+            for piece in ["1506", "100", "1048576"] {
+                let args = ["-n", "-C", "1", "--piece-size", piece, input];
+                let r = util::run_stdin(d.path(), &args, text.as_bytes());
+                assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+                assert!(r.out() == want, "{args:?}:\n{}", r.out());
+            }
+        }
+    }
+
+    /// A line over the cap (64 KiB) is printed cut there and marked, the
+    /// same at any piece size.
+    #[test]
+    fn a_line_over_the_cap_is_cut_and_marked_at_any_piece_size() {
+        let long = "z".repeat(100_000);
+        let text = format!("a\n{long} <news:far.example>\nb\n<news:near.example> {long}\n");
+        let z = "z".repeat(64 * 1024);
+        let far = format!(
+            "{z} [... omitted {} bytes of a long line]",
+            100_019 - 65_536
+        );
+        let near = format!(
+            "<news:near.example> {} [... omitted {} bytes of a long line]",
+            &z[..64 * 1024 - 20],
+            100_020 - 65_536
+        );
+        let want = format!("1-a\n2:{far}\n3-b\n4:{near}\n");
+        let d = tmp();
+        for piece in ["1000", "70000", "1048576"] {
+            let args = ["-n", "-C", "1", "--piece-size", piece, "-"];
+            let r = util::run_stdin(d.path(), &args, text.as_bytes());
+            assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+            assert!(r.out() == want, "{args:?}");
+        }
     }
 
     proptest! {

@@ -308,8 +308,8 @@ pub(crate) fn json_warnings(out: &mut Vec<u8>, url: &Url<'_>) {
     out.push(b']');
 }
 
-/// Adds `"lines":[...]` (each line of `lines`, its end dropped) to the
-/// JSON object just written.
+/// Adds `"lines":[...]` (each line of `lines`, its end dropped, at most
+/// [`context::LINE_CAP`] bytes of it) to the JSON object just written.
 fn json_lines_field(out: &mut Vec<u8>, lines: Option<&[u8]>) {
     let Some(lines) = lines else {
         return;
@@ -324,7 +324,7 @@ fn json_lines_field(out: &mut Vec<u8>, lines: Option<&[u8]>) {
         }
         let l = l.strip_suffix(b"\n").unwrap_or(l);
         let l = l.strip_suffix(b"\r").unwrap_or(l);
-        json_str(out, &String::from_utf8_lossy(l));
+        json_str(out, &String::from_utf8_lossy(context::capped(l)));
     }
     out.extend_from_slice(b"]}\n");
 }

@@ -5,11 +5,21 @@
 //! highlighted inside their lines (and links, with `--hyperlink`).
 //!
 //! An input is read in order, piece by piece ([`ContextLines::piece`]
-//! walks the lines of each piece's own part once). Lines after a URL are
-//! printed as they are reached, in the same piece or the next; lines
-//! before it are the last `-B` lines walked and not printed, kept from
-//! piece to piece: memory is at most `-B` lines (each at most a piece, as
-//! a line longer than a piece is cut there), whatever the input.
+//! walks the lines of each piece's own part once, [`ContextLines::finish`]
+//! ends the last). A line is printed whole and once, as grep prints it,
+//! wherever the pieces cut it: a line the piece ends inside is kept (its
+//! first bytes) until its end comes, then printed, kept or dropped as any
+//! other. Lines after a URL are printed as they are reached, in the same
+//! piece or the next; lines before it are the last `-B` lines walked and
+//! not printed, kept from piece to piece.
+//!
+//! Memory is bounded whatever the input: of one line at most
+//! [`LINE_CAP`] bytes are kept and printed; the rest of a longer line is
+//! counted, and the line printed ends with ` [... omitted N bytes of a
+//! long line]`. So at most `-B` + 1 lines of at most [`LINE_CAP`] bytes
+//! are held, and the output never depends on where the pieces are cut.
+//! With `--json`, [`OwnLines`] gives each object its URL's own lines the
+//! same way (each cut at [`LINE_CAP`], without the mark).
 //!
 //! Text is printed as it is, except what could act on a terminal or is not
 //! text: bytes below 0x20 but TAB, DEL, the C1 controls and bytes that are
@@ -21,6 +31,16 @@ use std::collections::VecDeque;
 use super::color::{Paint, Style};
 use super::{put_u64, InputName, Recs};
 use crate::args::Context;
+use urlsift::Match;
+
+/// The most bytes of one line printed (and kept): a person reads no more
+/// of a line, and `-B` lines of a mailbox of one-line HTML parts stay
+/// small. The cut falls before a UTF-8 character it would split.
+pub const LINE_CAP: usize = 64 * 1024;
+
+/// Bytes of a line kept: [`LINE_CAP`] and a CR LF end, so a line that is
+/// printed whole is kept whole.
+const KEEP: usize = LINE_CAP + 2;
 
 /// A URL to show: where its `<` stands, where the candidate ends, and
 /// the byte ranges to highlight (absolute offsets).
@@ -45,6 +65,59 @@ pub struct Look {
     pub style: Style,
 }
 
+/// A line walked: its number, its first [`KEEP`] bytes, and the length of
+/// its text (its end of line not counted).
+#[derive(Debug)]
+struct Kept {
+    number: u64,
+    head: Vec<u8>,
+    len: u64,
+}
+
+/// The line a piece ended inside, kept until its end comes.
+#[derive(Debug, Default)]
+struct Open {
+    /// Offset of its first byte.
+    start: u64,
+    /// Its first [`KEEP`] bytes.
+    head: Vec<u8>,
+    /// Its bytes so far.
+    len: u64,
+    /// Its last two bytes (to tell a CR LF end once the head is full).
+    tail: [u8; 2],
+    /// Whether a URL met in it starts a group (the lines before it are
+    /// printed first).
+    starts_group: bool,
+}
+
+impl Open {
+    fn push(&mut self, bytes: &[u8]) {
+        let room = KEEP.saturating_sub(self.head.len());
+        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.len += bytes.len() as u64;
+        match bytes {
+            [.., a, b] => self.tail = [*a, *b],
+            [b] => self.tail = [self.tail[1], *b],
+            [] => {}
+        }
+    }
+
+    /// The length of its text, its end of line not counted.
+    fn text_len(&self) -> u64 {
+        match self.tail {
+            [b'\r', b'\n'] if self.len >= 2 => self.len - 2,
+            [_, b'\n'] => self.len - 1,
+            _ => self.len,
+        }
+    }
+}
+
+/// The length of a whole line's text, its end of line not counted.
+fn text_len(line: &[u8]) -> u64 {
+    let t = line.strip_suffix(b"\n").unwrap_or(line);
+    t.strip_suffix(b"\r").unwrap_or(t).len() as u64
+}
+
 /// The context printer of one input.
 #[derive(Debug)]
 pub struct ContextLines {
@@ -54,9 +127,8 @@ pub struct ContextLines {
     room: u64,
     /// The number of the next line walked (1-based).
     line: u64,
-    /// Whether the last piece ended inside a line (a line longer than a
-    /// piece): its first bytes continue that line.
-    mid_line: bool,
+    /// The line the last piece ended inside, if any.
+    open: Option<Open>,
     /// Lines up to this offset are the shown URLs' own.
     url_until: u64,
     /// Spans to highlight not yet passed, with their link.
@@ -67,8 +139,8 @@ pub struct ContextLines {
     after_left: usize,
     /// The last line printed.
     last_printed: Option<u64>,
-    /// The last lines walked and not printed: (number, bytes).
-    history: VecDeque<(u64, Vec<u8>)>,
+    /// The last lines walked and not printed.
+    history: VecDeque<Kept>,
 }
 
 impl ContextLines {
@@ -79,7 +151,7 @@ impl ContextLines {
             look,
             room: max.unwrap_or(u64::MAX),
             line: 1,
-            mid_line: false,
+            open: None,
             url_until: 0,
             spans: VecDeque::new(),
             links: Vec::new(),
@@ -91,7 +163,9 @@ impl ContextLines {
 
     /// Walks the lines of a piece's own part, `bytes[..limit]` at absolute
     /// `offset`, printing into `recs` the lines of `marks` (the piece's
-    /// URLs in order) and their context. Returns how many URLs it showed.
+    /// URLs in order) and their context. A line the part ends inside is
+    /// kept for the next piece (or [`ContextLines::finish`]). Returns how
+    /// many URLs it showed.
     pub fn piece(
         &mut self,
         recs: &mut Recs,
@@ -104,15 +178,12 @@ impl ContextLines {
         let mut marks = marks.into_iter().peekable();
         let mut shown = 0;
         let mut pos = 0;
-        let continues = self.mid_line;
         while pos < limit {
-            let end = memchr::memchr(b'\n', &bytes[pos..limit]).map_or(limit, |k| pos + k + 1);
-            let (s, e) = (offset + pos as u64, offset + end as u64);
-            let text = &bytes[pos..end];
-            if continues && pos == 0 {
-                self.line -= 1;
-            }
-            let mut starts_group = false;
+            let lf = memchr::memchr(b'\n', &bytes[pos..limit]);
+            let end = lf.map_or(limit, |k| pos + k + 1);
+            let e = offset + end as u64;
+            let s = self.open.as_ref().map_or(offset + pos as u64, |o| o.start);
+            let mut starts_group = self.open.as_ref().is_some_and(|o| o.starts_group);
             while let Some(m) = marks.next_if(|m| m.start < e) {
                 if self.room == 0 {
                     continue;
@@ -128,51 +199,102 @@ impl ContextLines {
                 self.spans
                     .extend(m.spans.into_iter().map(|(a, b)| (a, b, k)));
             }
-            if starts_group {
-                // The lines before, walked and kept.
-                while let Some((n, h)) = self.history.pop_front() {
-                    self.print(recs, name, n, b'-', &h, None);
+            let text = &bytes[pos..end];
+            match (lf, self.open.take()) {
+                // The line goes on in the next piece.
+                (None, open) => {
+                    let mut o = open.unwrap_or(Open {
+                        start: s,
+                        ..Open::default()
+                    });
+                    o.push(text);
+                    o.starts_group = starts_group;
+                    self.open = Some(o);
+                }
+                (Some(_), Some(mut o)) => {
+                    o.push(text);
+                    let len = o.text_len();
+                    self.line_done(recs, name, s, &o.head, len, starts_group);
+                }
+                (Some(_), None) => {
+                    self.line_done(recs, name, s, text, text_len(text), starts_group);
                 }
             }
-            let number = self.line;
-            if s < self.url_until {
-                self.print(recs, name, number, b':', text, Some(s));
-                self.after_left = self.ctx.after;
-            } else if self.after_left > 0 {
-                self.after_left -= 1;
-                self.print(recs, name, number, b'-', text, None);
-            } else if self.ctx.before > 0 {
-                let mut buf = if self.history.len() == self.ctx.before {
-                    self.history.pop_front().map(|h| h.1).unwrap_or_default()
-                } else {
-                    Vec::new()
-                };
-                buf.clear();
-                buf.extend_from_slice(text);
-                self.history.push_back((number, buf));
-            }
-            if s >= self.url_until {
-                // Past every URL shown: their spans and links are done.
-                self.spans.clear();
-                self.links.clear();
-            }
-            self.line += 1;
             pos = end;
         }
-        self.mid_line = limit > 0 && bytes[limit - 1] != b'\n';
         recs.count += shown;
         shown
     }
 
-    /// Prints line `number` (`text`, starting at offset `at` when its URL
-    /// spans are highlighted), marked with `sep`.
+    /// Ends the input: prints (or drops) the last line when it has no
+    /// line feed.
+    pub fn finish(&mut self, recs: &mut Recs, name: &InputName) {
+        if let Some(o) = self.open.take() {
+            let len = o.text_len();
+            self.line_done(recs, name, o.start, &o.head, len, o.starts_group);
+        }
+    }
+
+    /// A whole line walked: line `self.line` at offset `s`, `head` its
+    /// first bytes (all of it, end included, unless it is longer than
+    /// [`KEEP`]) and `len` the length of its text. Prints it as a URL's own
+    /// line, as context, or keeps it for `-B`.
+    fn line_done(
+        &mut self,
+        recs: &mut Recs,
+        name: &InputName,
+        s: u64,
+        head: &[u8],
+        len: u64,
+        starts_group: bool,
+    ) {
+        if starts_group {
+            // The lines before, walked and kept.
+            while let Some(k) = self.history.pop_front() {
+                self.print(recs, name, k.number, b'-', &k.head, k.len, None);
+            }
+        }
+        let number = self.line;
+        if s < self.url_until {
+            self.print(recs, name, number, b':', head, len, Some(s));
+            self.after_left = self.ctx.after;
+        } else if self.after_left > 0 {
+            self.after_left -= 1;
+            self.print(recs, name, number, b'-', head, len, None);
+        } else if self.ctx.before > 0 {
+            let mut buf = if self.history.len() == self.ctx.before {
+                self.history.pop_front().map(|k| k.head).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            buf.clear();
+            buf.extend_from_slice(&head[..head.len().min(KEEP)]);
+            self.history.push_back(Kept {
+                number,
+                head: buf,
+                len,
+            });
+        }
+        if s >= self.url_until {
+            // Past every URL shown: their spans and links are done.
+            self.spans.clear();
+            self.links.clear();
+        }
+        self.line += 1;
+    }
+
+    /// Prints line `number` marked with `sep`: `head` its first bytes and
+    /// `len` the length of its text (starting at offset `at` when its URL
+    /// spans are highlighted); at most [`LINE_CAP`] bytes of it.
+    #[allow(clippy::too_many_arguments)]
     fn print(
         &mut self,
         recs: &mut Recs,
         name: &InputName,
         number: u64,
         sep: u8,
-        text: &[u8],
+        head: &[u8],
+        len: u64,
         at: Option<u64>,
     ) {
         if self.last_printed.is_some_and(|p| number > p + 1) {
@@ -191,13 +313,25 @@ impl ContextLines {
             st.close(out);
             out.push(sep);
         }
-        let text = text.strip_suffix(b"\n").unwrap_or(text);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        let Some(s) = at else {
-            escape_text(out, text);
-            out.push(b'\n');
-            return;
-        };
+        // The text without its end of line, cut at the cap.
+        let whole = &head[..head.len().min(usize::try_from(len).unwrap_or(usize::MAX))];
+        let text = &whole[..cap(whole)];
+        let omitted = len - text.len() as u64;
+        match at {
+            None => escape_text(out, text),
+            Some(s) => self.highlighted(out, text, s),
+        }
+        if omitted > 0 {
+            out.extend_from_slice(b" [... omitted ");
+            put_u64(out, omitted);
+            out.extend_from_slice(b" bytes of a long line]");
+        }
+        out.push(b'\n');
+    }
+
+    /// Writes `text` (at offset `s`) with the URL spans in it highlighted.
+    fn highlighted(&mut self, out: &mut Vec<u8>, text: &[u8], s: u64) {
+        let st = self.look.style;
         let e = s + text.len() as u64;
         // Spans wholly before this line are done.
         while self.spans.front().is_some_and(|sp| sp.1 <= s) {
@@ -222,8 +356,184 @@ impl ContextLines {
             from = b;
         }
         escape_text(out, &text[(from - s) as usize..]);
-        out.push(b'\n');
     }
+}
+
+/// How much of a line's `text` is printed: all of it up to [`LINE_CAP`]
+/// bytes, else [`LINE_CAP`] bytes less a UTF-8 character the cut would
+/// split.
+fn cap(text: &[u8]) -> usize {
+    if text.len() <= LINE_CAP {
+        return text.len();
+    }
+    let mut k = LINE_CAP;
+    // Back over at most three continuation bytes, to the character's start.
+    while k > LINE_CAP - 3 && text[k] & 0xc0 == 0x80 {
+        k -= 1;
+    }
+    if text[k] & 0xc0 == 0x80 {
+        LINE_CAP
+    } else {
+        k
+    }
+}
+
+/// `--json` with `-A/-B/-C`: the text of each match's own lines, from the
+/// start of the line of its `<` to the end of the line of its last byte,
+/// whole wherever the pieces cut them (each line at most [`LINE_CAP`]
+/// bytes, cut as [`ContextLines`] cuts it, without a mark: the JSON string
+/// holds the line's text).
+///
+/// A piece holds a match's lines but where a line is longer than the
+/// piece: the start of the line a piece ends inside is kept for the next
+/// (its first [`KEEP`] bytes), and a match whose last line goes on past the
+/// bytes read waits, with the matches after it, until that line ends or
+/// its first [`KEEP`] bytes are known. Memory: one line's head, and the
+/// matches within the first [`KEEP`] bytes of one line.
+#[derive(Debug, Default)]
+pub struct OwnLines {
+    /// The line the last piece ended inside: its first bytes.
+    open: Option<Vec<u8>>,
+    /// Matches not yet given, in order: those whose last line goes on past
+    /// the bytes read, and those after them.
+    waiting: VecDeque<Waiting>,
+}
+
+/// What takes each match with its Message-ID and its own lines' text.
+pub type Given<'a> = dyn FnMut(&Match, Option<&str>, &[u8]) + 'a;
+
+/// A match whose lines are not all known, or which waits behind one.
+#[derive(Debug)]
+struct Waiting {
+    m: Match,
+    id: Option<String>,
+    /// Its lines so far (to the end of the last piece), or all of them.
+    text: Vec<u8>,
+    /// Whether `text` is all of its lines.
+    done: bool,
+}
+
+/// Appends `add` to `text`, keeping at most [`KEEP`] bytes of each line
+/// (line feeds kept).
+fn push_capped(text: &mut Vec<u8>, add: &[u8]) {
+    for seg in add.split_inclusive(|&b| b == b'\n') {
+        let room = KEEP.saturating_sub(last_line_len(text));
+        let (body, lf) = match seg.strip_suffix(b"\n") {
+            Some(b) => (b, true),
+            None => (seg, false),
+        };
+        text.extend_from_slice(&body[..body.len().min(room)]);
+        if lf {
+            text.push(b'\n');
+        }
+    }
+}
+
+/// The bytes of the last line of `text` (after its last line feed).
+fn last_line_len(text: &[u8]) -> usize {
+    text.len() - memchr::memrchr(b'\n', text).map_or(0, |k| k + 1)
+}
+
+/// Adds to `text` (a match's lines, known up to `bytes[start]`) what
+/// `bytes` (at absolute `offset`, own part `..limit`) holds of them, up to
+/// the end of the line of `last` (the match's last byte). Returns whether
+/// they are all known: that line ended, or the input, or its first
+/// [`KEEP`] bytes are known; if not, `text` goes to `bytes[limit]`, where
+/// the next piece starts.
+#[allow(clippy::too_many_arguments)]
+fn extend_lines(
+    text: &mut Vec<u8>,
+    last: u64,
+    bytes: &[u8],
+    start: usize,
+    limit: usize,
+    offset: u64,
+    at_end: bool,
+) -> bool {
+    let rl = usize::try_from(last.saturating_sub(offset))
+        .unwrap_or(usize::MAX)
+        .clamp(start, bytes.len().max(start));
+    if let Some(k) = memchr::memchr(b'\n', &bytes[rl..]) {
+        push_capped(text, &bytes[start..rl + k + 1]);
+        return true;
+    }
+    let known = match memchr::memrchr(b'\n', &bytes[start..rl]) {
+        Some(j) => bytes.len() - (start + j + 1),
+        None => last_line_len(text) + (bytes.len() - start),
+    };
+    if at_end || known >= KEEP {
+        push_capped(text, &bytes[start..]);
+        return true;
+    }
+    push_capped(text, &bytes[start..limit.max(start)]);
+    false
+}
+
+impl OwnLines {
+    /// Takes one piece: `bytes` (lookahead included) at absolute `offset`,
+    /// its own part `..limit`, `at_end` when the input ends with it, and
+    /// its `matches` in order (each with its Message-ID). Calls `each`,
+    /// in order, with each match whose lines are known and their text.
+    pub fn piece(
+        &mut self,
+        bytes: &[u8],
+        limit: usize,
+        offset: u64,
+        at_end: bool,
+        matches: Vec<(Match, Option<String>)>,
+        each: &mut Given<'_>,
+    ) {
+        for w in self.waiting.iter_mut().filter(|w| !w.done) {
+            let last = w.m.end().saturating_sub(1);
+            w.done = extend_lines(&mut w.text, last, bytes, 0, limit, offset, at_end);
+        }
+        for (m, id) in matches {
+            let rel = usize::try_from(m.offset().saturating_sub(offset))
+                .unwrap_or(usize::MAX)
+                .min(limit.saturating_sub(1));
+            let (from, prefix) = match memchr::memrchr(b'\n', &bytes[..rel]) {
+                Some(k) => (k + 1, &[][..]),
+                // The line began in an earlier piece.
+                None => (0, self.open.as_deref().unwrap_or_default()),
+            };
+            let mut text = prefix.to_vec();
+            let last = m.end().saturating_sub(1).max(m.offset());
+            let done = extend_lines(&mut text, last, bytes, from, limit, offset, at_end);
+            self.waiting.push_back(Waiting { m, id, text, done });
+        }
+        while let Some(w) = self.waiting.pop_front() {
+            if !w.done {
+                self.waiting.push_front(w);
+                break;
+            }
+            each(&w.m, w.id.as_deref(), &w.text);
+        }
+        // The line this piece ends inside, for the next.
+        let own = &bytes[..limit];
+        match memchr::memrchr(b'\n', own) {
+            _ if own.is_empty() => {}
+            Some(k) if k + 1 == own.len() => self.open = None,
+            Some(k) => {
+                let mut head = Vec::new();
+                push_capped(&mut head, &own[k + 1..]);
+                self.open = Some(head);
+            }
+            None => push_capped(self.open.get_or_insert_with(Vec::new), own),
+        }
+    }
+
+    /// Ends the input: the matches still waiting, with the lines read.
+    pub fn finish(&mut self, each: &mut Given<'_>) {
+        for w in self.waiting.drain(..) {
+            each(&w.m, w.id.as_deref(), &w.text);
+        }
+        self.open = None;
+    }
+}
+
+/// How much of a line's text `JSON`'s `lines` holds (see [`LINE_CAP`]).
+pub fn capped(text: &[u8]) -> &[u8] {
+    &text[..cap(text)]
 }
 
 /// Writes a line of text: UTF-8 as it is, but control bytes (TAB aside),
@@ -271,18 +581,6 @@ fn hex(out: &mut Vec<u8>, b: u8) {
         HEX[usize::from(b >> 4)],
         HEX[usize::from(b & 15)],
     ]);
-}
-
-/// The lines a match stands on, within `bytes` (which start at absolute
-/// `offset` and hold the whole match): from the start of the line of its
-/// `<` to the end of the line of its last byte.
-pub fn own_lines(bytes: &[u8], offset: u64, start: u64, end: u64) -> &[u8] {
-    let rel = |x: u64| (x.saturating_sub(offset) as usize).min(bytes.len());
-    let (s, e) = (rel(start), rel(end).max(rel(start) + 1).min(bytes.len()));
-    let from = memchr::memrchr(b'\n', &bytes[..s]).map_or(0, |k| k + 1);
-    let last = e.saturating_sub(1).max(from);
-    let to = memchr::memchr(b'\n', &bytes[last..]).map_or(bytes.len(), |k| last + k + 1);
-    &bytes[from..to]
 }
 
 #[cfg(test)]
@@ -347,6 +645,7 @@ mod tests {
             );
             from = to;
         }
+        cl.finish(&mut recs, &name());
         String::from_utf8(recs.body).unwrap()
     }
 
@@ -367,9 +666,10 @@ mod tests {
     #[test]
     fn pieces_change_nothing() {
         let whole = show(TEXT, &["<a", "<b", "<d"], 2, 1, &[]);
-        // Cut at every line start.
+        // Cut at every line start, and inside lines (a line longer than
+        // a piece).
         let starts: Vec<usize> = (1..TEXT.len()).filter(|&i| TEXT[i - 1] == b'\n').collect();
-        for &c in &starts {
+        for c in 1..TEXT.len() {
             assert_eq!(
                 show(TEXT, &["<a", "<b", "<d"], 2, 1, &[c]),
                 whole,
@@ -377,6 +677,72 @@ mod tests {
             );
         }
         assert_eq!(show(TEXT, &["<a", "<b", "<d"], 2, 1, &starts), whole);
+        let every: Vec<usize> = (1..TEXT.len()).collect();
+        assert_eq!(show(TEXT, &["<a", "<b", "<d"], 2, 1, &every), whole);
+    }
+
+    /// The case the command's piece-splitting property found: a first
+    /// line longer than a piece, holding a URL, was printed once as the
+    /// URL's line and again, its rest, as context after it.
+    #[test]
+    fn a_line_cut_by_pieces_is_printed_once() {
+        let mut text = vec![b'x'; 4919];
+        text.extend_from_slice(b" <u1>\nnext\n");
+        text.extend_from_slice(&[b'y'; 3000]);
+        text.extend_from_slice(b"\n<u2>\nend");
+        let x = "x".repeat(4919);
+        let y = "y".repeat(3000);
+        let want = format!("1:{x} <u1>\n2-next\n3-{y}\n4:<u2>\n5-end\n");
+        assert_eq!(show(&text, &["<u1", "<u2"], 1, 1, &[]), want);
+        // Pieces of 1506 bytes (each line cut where it falls), and cuts
+        // just before, inside and after the first URL.
+        let cuts: Vec<usize> = (1..text.len() / 1506 + 1).map(|k| k * 1506).collect();
+        assert_eq!(show(&text, &["<u1", "<u2"], 1, 1, &cuts), want);
+        for c in [4919, 4920, 4921, 4923, 4925, 4926] {
+            assert_eq!(show(&text, &["<u1", "<u2"], 1, 1, &[c]), want, "{c}");
+        }
+    }
+
+    #[test]
+    fn a_long_line_is_cut_at_the_cap_and_marked() {
+        // A context line, then a URL's line, both longer than the cap,
+        // the cut falling inside a two-byte character; CR LF ends.
+        let mut text = vec![b'a'; LINE_CAP - 1];
+        text.extend_from_slice("\u{e9}tail\r\n".as_bytes());
+        let own = text.len();
+        text.extend_from_slice(b"<u1> ");
+        text.extend_from_slice(&vec![b'b'; LINE_CAP + 10]);
+        text.extend_from_slice(b"\r\nlast");
+        let a = "a".repeat(LINE_CAP - 1);
+        let b = "b".repeat(LINE_CAP - 5);
+        let want = format!(
+            "1-{a} [... omitted 6 bytes of a long line]\n\
+             2:<u1> {b} [... omitted 15 bytes of a long line]\n3-last\n"
+        );
+        assert_eq!(show(&text, &["<u1"], 1, 1, &[]), want);
+        // Cut anywhere (in the first line, its CR LF, the second line):
+        // the same.
+        for c in [
+            1,
+            LINE_CAP - 1,
+            LINE_CAP,
+            own - 2,
+            own - 1,
+            own + 2,
+            own + 100,
+            text.len() - 5,
+        ] {
+            assert_eq!(show(&text, &["<u1"], 1, 1, &[c]), want, "{c}");
+        }
+        let every_kib: Vec<usize> = (1..text.len() / 1024).map(|k| k * 1024).collect();
+        assert_eq!(show(&text, &["<u1"], 1, 1, &every_kib), want);
+        // A line exactly at the cap is whole, its CR LF dropped.
+        let mut t = b"<u1>".to_vec();
+        t.extend_from_slice(&vec![b'c'; LINE_CAP - 4]);
+        t.extend_from_slice(b"\r\n");
+        let want = format!("1:<u1>{}\n", "c".repeat(LINE_CAP - 4));
+        assert_eq!(show(&t, &["<u1"], 0, 0, &[LINE_CAP + 1]), want);
+        assert_eq!(show(&t, &["<u1"], 0, 0, &[]), want);
     }
 
     /// grep's rule, from the whole text at once: the lines of each mark
@@ -422,7 +788,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn any_cuts_at_line_starts_print_grep_rule(
+        fn any_cuts_print_grep_rule(
             kinds in proptest::collection::vec(0u8..6, 1..40),
             before in 0usize..4,
             after in 0usize..4,
@@ -449,11 +815,11 @@ mod tests {
                 }
             }
             let needles: Vec<&str> = needles.iter().map(|s| s.as_str()).collect();
-            let starts: Vec<usize> = (1..text.len()).filter(|&i| text[i - 1] == b'\n').collect();
-            let mut pieces: Vec<usize> = if starts.is_empty() {
+            // Cuts anywhere: a piece ends inside a line longer than it.
+            let mut pieces: Vec<usize> = if text.len() < 2 {
                 Vec::new()
             } else {
-                cuts.iter().map(|c| starts[c.index(starts.len())]).collect()
+                cuts.iter().map(|c| 1 + c.index(text.len() - 1)).collect()
             };
             pieces.sort_unstable();
             pieces.dedup();
@@ -462,15 +828,92 @@ mod tests {
         }
     }
 
+    /// The own lines [`OwnLines`] gives each URL of `text` cut into pieces
+    /// ending at `cuts`, each piece with `look` bytes of lookahead.
+    fn own(text: &[u8], cuts: &[usize], look: usize) -> Vec<String> {
+        let all = urlsift::Scanner::new().mime(false).extract(text);
+        let mut ol = OwnLines::default();
+        let mut got = Vec::new();
+        // Each line as JSON's `lines` holds it.
+        let mut each = |m: &Match, _: Option<&str>, t: &[u8]| {
+            let lines: Vec<String> = t
+                .split_inclusive(|&b| b == b'\n')
+                .map(|l| {
+                    let l = l.strip_suffix(b"\n").unwrap_or(l);
+                    let l = l.strip_suffix(b"\r").unwrap_or(l);
+                    String::from_utf8_lossy(capped(l)).into_owned()
+                })
+                .collect();
+            got.push(format!("{}|{}", m.offset(), lines.join("/")));
+        };
+        let mut from = 0;
+        for &to in cuts.iter().chain([&text.len()]) {
+            let ms: Vec<(Match, Option<String>)> = all
+                .iter()
+                .filter(|m| (from as u64..to as u64).contains(&m.offset()))
+                .map(|m| (m.clone(), None))
+                .collect();
+            // A piece holds its candidates whole (its lookahead is at
+            // least --max-bytes).
+            let end = ms
+                .iter()
+                .map(|(m, _)| m.end() as usize)
+                .fold(to + look, usize::max)
+                .min(text.len());
+            let bytes = &text[from..end];
+            ol.piece(
+                bytes,
+                to - from,
+                from as u64,
+                to == text.len(),
+                ms,
+                &mut each,
+            );
+            from = to;
+        }
+        ol.finish(&mut each);
+        got
+    }
+
     #[test]
-    fn own_lines_from_the_first_line_start_to_the_last_line_end() {
-        let t = b"ab\ncd <x\n y> e\nf\n";
-        let at = |s: &[u8]| memchr::memmem::find(t, s).unwrap() as u64;
-        let (s, e) = (at(b"<x"), at(b"> e") + 1);
-        assert_eq!(own_lines(t, 0, s, e), b"cd <x\n y> e\n");
-        // From a later offset, and for a match at the very end.
-        assert_eq!(own_lines(&t[3..], 3, s, e), b"cd <x\n y> e\n");
-        assert_eq!(own_lines(b"<a>", 0, 0, 3), b"<a>");
+    fn own_lines_whole_wherever_pieces_cut() {
+        let mut text = b"ab\ncd <URL:http://x.example/a\n b> e".to_vec();
+        text.extend_from_slice(&[b'f'; 300]);
+        text.extend_from_slice(b"\r\n<news:g.h> i <news:j.k>\nl\n");
+        let whole = own(&text, &[], 0);
+        let tail = "f".repeat(300);
+        assert_eq!(
+            whole,
+            [
+                format!("6|cd <URL:http://x.example/a/ b> e{tail}"),
+                "337|<news:g.h> i <news:j.k>".to_string(),
+                "350|<news:g.h> i <news:j.k>".to_string(),
+            ]
+        );
+        // Every cut, with lookahead from none to past the end.
+        for look in [0, 1, 7, 40, 400] {
+            for c in 1..text.len() {
+                assert_eq!(own(&text, &[c], look), whole, "cut {c} look {look}");
+            }
+            let every: Vec<usize> = (1..text.len()).step_by(3).collect();
+            assert_eq!(own(&text, &every, look), whole, "look {look}");
+        }
+    }
+
+    #[test]
+    fn own_lines_keep_a_line_head_only() {
+        let mut text = b"<news:a.b> ".to_vec();
+        text.extend_from_slice(&vec![b'x'; 3 * LINE_CAP]);
+        text.extend_from_slice(b" <news:c.d>\n");
+        let whole = own(&text, &[], 0);
+        assert_eq!(whole.len(), 2);
+        for w in &whole {
+            assert_eq!(w.split_once('|').unwrap().1.len(), LINE_CAP);
+        }
+        let cuts: Vec<usize> = (1..text.len() / 5000).map(|k| k * 5000).collect();
+        assert!(own(&text, &cuts, 100) == whole);
+        assert!(own(&text, &[5], 0) == whole);
+        assert!(own(&text, &[LINE_CAP + 1], 1) == whole);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::input::archive::Opened;
 use crate::mail::{MessageMap, MessageTracker};
-use crate::printer::context::{own_lines, ContextLines};
+use crate::printer::context::{ContextLines, OwnLines};
 use crate::printer::{InputName, Recs};
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
@@ -90,6 +90,7 @@ pub(super) fn search_pieces<R: Read>(
     // -A/-B/-C: what one piece leaves to the next.
     let mut context = ctx.printer.context_lines();
     let json_lines = ctx.printer.json_lines();
+    let mut own = OwnLines::default();
     // -m: the records this reader may still need (without -u, where later
     // records may replace dropped ones; with context, the lines after the
     // last URL may be in the next piece); a range needs no more than its
@@ -126,7 +127,7 @@ pub(super) fn search_pieces<R: Read>(
             (Some(cl), None) => search_piece_context(&p, lines, cl, ctx, name),
             // (Context is read in order, from the input's start.)
             (None, None) if json_lines => {
-                search_piece_json_lines(&p, lines, map.as_ref(), ctx, name)
+                search_piece_json_lines(&p, lines, &mut own, map.as_ref(), ctx, name)
             }
             (None, None) => search_piece(&p, lines, relative, map.as_ref(), ctx, name),
         };
@@ -136,6 +137,27 @@ pub(super) fn search_pieces<R: Read>(
         pr.recycle(p.into_buffer());
         last_map = map;
         next = pr.next_piece();
+    }
+    if let Some(cl) = context.as_mut() {
+        // A last line without a line feed waited for more.
+        let mut recs = Recs {
+            body: take_body(),
+            ..Recs::default()
+        };
+        cl.finish(&mut recs, name);
+        emit(recs, 0, 0).map_err(Fail::Write)?;
+    }
+    if json_lines {
+        // Matches whose last line the input ended inside.
+        let mut recs = Recs {
+            body: take_body(),
+            ..Recs::default()
+        };
+        own.finish(&mut |m, id, text| {
+            ctx.printer
+                .push_match_with(&mut recs, name, m, id, Some(text));
+        });
+        emit(recs, 0, 0).map_err(Fail::Write)?;
     }
     if let Some((push, start)) = mime {
         let mut recs = Recs {
@@ -233,10 +255,13 @@ pub(super) fn search_piece_mime(
 }
 
 /// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
-/// text of its URL's own lines (apart, so the common path stays as lean).
+/// text of its URL's own lines (apart, so the common path stays as lean),
+/// through `own`, which keeps what the next piece needs of a line longer
+/// than a piece.
 pub(super) fn search_piece_json_lines(
     p: &Piece,
     lines: u64,
+    own: &mut OwnLines,
     map: Option<&MessageMap>,
     ctx: Ctx<'_>,
     name: &InputName,
@@ -245,6 +270,7 @@ pub(super) fn search_piece_json_lines(
         body: take_body(),
         ..Recs::default()
     };
+    let mut matches = Vec::new();
     let lf = ctx.scanner.scan_piece_counting(
         p.bytes(),
         p.limit,
@@ -253,10 +279,19 @@ pub(super) fn search_piece_json_lines(
         !p.at_end,
         &mut |m| {
             m.rebase(p.offset, lines);
-            let id = map.and_then(|mm| mm.lookup(m.offset()));
-            let own = own_lines(p.bytes(), p.offset, m.offset(), m.end());
+            let id = map.and_then(|mm| mm.lookup(m.offset())).map(str::to_owned);
+            matches.push((m.clone(), id));
+        },
+    );
+    own.piece(
+        p.bytes(),
+        p.limit,
+        p.offset,
+        p.at_end,
+        matches,
+        &mut |m, id, text| {
             ctx.printer
-                .push_match_with(&mut recs, name, m, id, Some(own));
+                .push_match_with(&mut recs, name, m, id, Some(text));
         },
     );
     (recs, lf)
