@@ -369,7 +369,6 @@ mod piece_splitting {
             Just(vec!["-c"]),
             Just(vec!["-u", "-n"]),
             Just(vec!["-n", "--max-bytes", "64", "--max-lines", "2"]),
-            Just(vec!["-n", "--message-id"]),
             Just(vec!["-m", "3", "-n"]),
             Just(vec!["--tally"]),
             Just(vec!["-n", "-C", "1"]),
@@ -384,7 +383,41 @@ mod piece_splitting {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let r = util::run_stdin(dir, &args, input);
         assert!(r.code < 2, "{args:?}: {}", r.stderr);
-        r.stdout
+        without_message_ids(r.stdout)
+    }
+
+    /// The output with JSON's `message_id` values blanked. Message-IDs are
+    /// the one thing a cut may change, and only a cut inside a header block
+    /// before its `Message-ID:` line (documented in `mail.rs`): the tiny
+    /// pieces here make such cuts common, 1 MiB pieces cut after a blank
+    /// line whenever the last half of a piece has one. Whole mailboxes at
+    /// any thread count keep their ids (`tests/cli.rs`,
+    /// `threads_identical_on_large_mbox`).
+    fn without_message_ids(out: Vec<u8>) -> Vec<u8> {
+        const KEY: &[u8] = b"\"message_id\":";
+        let mut clean = Vec::with_capacity(out.len());
+        for line in out.split_inclusive(|&b| b == b'\n') {
+            match line.windows(KEY.len()).rposition(|w| w == KEY) {
+                Some(k) if line.starts_with(b"{") => {
+                    clean.extend_from_slice(&line[..k + KEY.len()]);
+                    // The value: null, or a string (escapes skipped).
+                    let rest = &line[k + KEY.len()..];
+                    let len = if rest.starts_with(b"null") {
+                        4
+                    } else {
+                        let mut i = 1;
+                        while i < rest.len() && rest[i] != b'"' {
+                            i += if rest[i] == b'\\' { 2 } else { 1 };
+                        }
+                        (i + 1).min(rest.len())
+                    };
+                    clean.extend_from_slice(b"\"-\"");
+                    clean.extend_from_slice(&rest[len..]);
+                }
+                _ => clean.extend_from_slice(line),
+            }
+        }
+        clean
     }
 
     /// The case the property found with `-C 1`: a first line longer than
