@@ -20,9 +20,9 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
-use super::cap::{CapError, Capped, Limit};
-use super::sniff::{self, Codec, Container};
-use super::ArchiveOpts;
+use crate::cap::{CapError, Capped, Limit};
+use crate::sniff::{self, Codec, Container};
+use crate::ArchiveOpts;
 
 /// Compression layers decoded one inside the other (a `.gz.gz`), at most.
 const LAYERS: usize = 4;
