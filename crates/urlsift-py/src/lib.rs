@@ -16,7 +16,6 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
 use urlsift::{Policy, Scanner, Url};
 
-mod input;
 mod scan;
 // The command's Message-ID tracker, shared rather than copied so that the
 // package and the command give the same `message_id`.
@@ -28,7 +27,7 @@ mod record;
 
 use options::Options;
 use record::{Record, WarningRecord};
-use scan::StreamScan;
+use scan::FileScan;
 
 create_exception!(
     urlsift,
@@ -40,7 +39,7 @@ create_exception!(
 );
 
 /// Records handed to Python per release of the GIL.
-const BATCH: usize = 1024;
+pub(crate) const BATCH: usize = 1024;
 
 /// The scanner for the keyword options.
 fn scanner(naked: bool, raw: bool, strict: bool) -> PyResult<Scanner> {
@@ -82,6 +81,12 @@ impl PyMatch {
     #[getter]
     fn path(&self) -> Option<&str> {
         self.rec.path.as_deref()
+    }
+    /// In an archive: the member's path inside it (nested archives'
+    /// names joined by `}{`), `None` for a plain file.
+    #[getter]
+    fn member(&self) -> Option<&str> {
+        self.rec.member.as_deref()
     }
     /// 1-based line of the opening `<`.
     #[getter]
@@ -170,6 +175,10 @@ impl PyMatch {
         let url = r.parsed();
         let d = PyDict::new(py);
         d.set_item("path", r.path.as_deref())?;
+        // As in `--json`: only for a member of an archive.
+        if let Some(member) = &r.member {
+            d.set_item("member", &**member)?;
+        }
         d.set_item("line", m.line())?;
         d.set_item("column", m.column())?;
         d.set_item("offset", m.offset())?;
@@ -251,7 +260,7 @@ fn extract(
 
 /// The state of a file being scanned and the records read ahead.
 struct FileState {
-    scan: StreamScan,
+    scan: FileScan,
     ready: VecDeque<Record>,
 }
 
@@ -305,8 +314,9 @@ impl FileMatches {
     }
 }
 
-/// Streams the file at `path` (gzip decompressed, as the command reads it)
-/// and iterates over its URLs: `Match` objects whose `path` is `path` as
+/// Streams the file at `path` as the command reads it (compressed streams
+/// decoded, the members of zip and tar archives searched one by one, each
+/// match's `member` saying which) and iterates over its URLs: `Match` objects whose `path` is `path` as
 /// given. Memory stays bounded whatever the file's size. Options as for
 /// `extract`; a file that cannot be opened raises `OSError` at once.
 #[pyfunction]
@@ -321,7 +331,7 @@ fn extract_file(
     let scanner = scanner(naked, raw, strict)?;
     let name: Arc<str> = Arc::from(path.to_string_lossy());
     let scan = py
-        .allow_threads(|| StreamScan::open(&path, name.clone(), scanner))
+        .allow_threads(|| FileScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
     Ok(FileMatches {
         state: Box::new(Mutex::new(FileState {

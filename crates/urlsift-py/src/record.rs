@@ -25,6 +25,9 @@ pub struct Record {
     m: Match,
     /// The input's path, `None` for data given in memory (as stdin's).
     pub path: Option<Arc<str>>,
+    /// In an archive: the member's path inside it, nested ones joined by
+    /// `}{` (`None` for a plain file), as `--json`'s `member`.
+    pub member: Option<Arc<str>>,
     /// The Message-ID of the message holding the URL.
     pub message_id: Option<Arc<str>>,
 }
@@ -36,6 +39,7 @@ impl Record {
         m.is_valid().then(|| Record {
             m,
             path: path.cloned(),
+            member: None,
             message_id,
         })
     }

@@ -1,14 +1,20 @@
 //! The records of a byte string and of a file, the latter streamed with the
-//! library's [`Extractor`] in bounded memory.
+//! library's [`Extractor`] in bounded memory; an archive's members walked
+//! (by `urlsift-archive`, as the command walks them) on a thread of their
+//! own, their records handed over a bounded channel.
 
 use std::collections::VecDeque;
+use std::fmt::Display;
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use urlsift::{Extractor, Match, Scanner};
+use urlsift_archive::archive::{self, Opened, Visitor};
+use urlsift_archive::ArchiveOpts;
 
-use crate::input;
 use crate::mail::MessageTracker;
 use crate::messages::{lock, Ids, Interned, Tee};
 use crate::record::Record;
@@ -29,32 +35,30 @@ pub fn extract_bytes(data: &[u8], scanner: Scanner) -> Vec<Record> {
 }
 
 /// The records of the URLs in a stream, in order, a batch at a time.
-pub struct StreamScan {
-    extractor: Extractor<Tee<Box<dyn Read + Send>>>,
+pub struct StreamScan<R> {
+    extractor: Extractor<Tee<R>>,
     ids: Arc<Mutex<Ids>>,
     /// Matches taken from the extractor whose Message-ID is not known yet.
     held: VecDeque<Match>,
     path: Option<Arc<str>>,
+    /// The archive member the stream is, if any.
+    member: Option<Arc<str>>,
     interned: Interned,
     done: bool,
     /// A read error, given after the records read before it.
     error: Option<io::Error>,
 }
 
-impl StreamScan {
-    /// Scans the file at `path` (gzip decompressed), naming it `name`.
-    pub fn open(path: &Path, name: Arc<str>, scanner: Scanner) -> io::Result<StreamScan> {
-        Ok(StreamScan::new(input::open(path)?, Some(name), scanner))
-    }
-
+impl<R: Read> StreamScan<R> {
     /// Scans `reader`; `path` is the records' path.
-    pub fn new(reader: Box<dyn Read + Send>, path: Option<Arc<str>>, scanner: Scanner) -> Self {
+    pub fn new(reader: R, path: Option<Arc<str>>, scanner: Scanner) -> Self {
         let ids = Arc::new(Mutex::new(Ids::new(scanner.get_limits().max_bytes)));
         StreamScan {
             extractor: Extractor::with_scanner(Tee::new(reader, ids.clone()), scanner),
             ids,
             held: VecDeque::new(),
             path,
+            member: None,
             interned: Interned::default(),
             done: false,
             error: None,
@@ -74,7 +78,10 @@ impl StreamScan {
                     };
                     let id = self.interned.get(m.forwarded_message_id().or(id));
                     let m = self.held.pop_front().expect("a front match");
-                    out.extend(Record::new(m, self.path.as_ref(), id));
+                    out.extend(Record::new(m, self.path.as_ref(), id).map(|mut r| {
+                        r.member.clone_from(&self.member);
+                        r
+                    }));
                 }
                 ids.hold(self.held.front().map(Match::offset));
                 if self.done && !self.held.is_empty() {
@@ -105,13 +112,151 @@ impl StreamScan {
     }
 }
 
+/// What `extract_file` reads: one stream (a plain or compressed file), or
+/// the members of an archive.
+pub enum FileScan {
+    /// A file searched as one stream (decoded when compressed).
+    Stream(StreamScan<Box<dyn Read + Send>>),
+    /// An archive walked member by member.
+    Archive(ArchiveScan),
+}
+
+impl FileScan {
+    /// Opens the file at `path` as the command does (by content, with its
+    /// default depth and caps), naming the records' path `name`.
+    pub fn open(path: &Path, name: Arc<str>, scanner: Scanner) -> io::Result<FileScan> {
+        let opts = ArchiveOpts::default();
+        Ok(match archive::open_file(File::open(path)?, &opts)? {
+            Opened::Plain(r) => FileScan::Stream(StreamScan::new(r, Some(name), scanner)),
+            opened => FileScan::Archive(ArchiveScan::spawn(opened, opts, name, scanner)),
+        })
+    }
+
+    /// Appends up to about `max` next records to `out`; none at the end.
+    /// An error comes once the records before it are out.
+    pub fn next_batch(&mut self, max: usize, out: &mut VecDeque<Record>) -> io::Result<()> {
+        match self {
+            FileScan::Stream(s) => s.next_batch(max, out),
+            FileScan::Archive(a) => a.next_batch(out),
+        }
+    }
+}
+
+/// What the walking thread sends.
+enum Sent {
+    Records(Vec<Record>),
+    /// Damage, a cap passed or a read error in a member (the walk goes on),
+    /// as the command words it after `urlsift: `.
+    Damage(String),
+}
+
+/// An archive's records, from a thread that walks it. The channel holds a
+/// few batches: memory stays bounded however large the members, and
+/// dropping the scan (the iterator) ends the walk at its next send.
+pub struct ArchiveScan {
+    rx: Receiver<Sent>,
+    damage: Vec<String>,
+}
+
+/// Batches in the channel at most.
+const IN_FLIGHT: usize = 2;
+
+impl ArchiveScan {
+    fn spawn(opened: Opened, opts: ArchiveOpts, name: Arc<str>, scanner: Scanner) -> ArchiveScan {
+        let (tx, rx) = sync_channel(IN_FLIGHT);
+        std::thread::spawn(move || {
+            let mut walker = Walker { tx, name, scanner };
+            if let Err(e) = archive::walk(opened, &opts, &mut walker) {
+                let _ = walker
+                    .tx
+                    .send(Sent::Damage(format!("{}: {e}", walker.name)));
+            }
+        });
+        ArchiveScan {
+            rx,
+            damage: Vec::new(),
+        }
+    }
+
+    fn next_batch(&mut self, out: &mut VecDeque<Record>) -> io::Result<()> {
+        loop {
+            match self.rx.recv() {
+                Ok(Sent::Records(batch)) => {
+                    out.extend(batch);
+                    return Ok(());
+                }
+                Ok(Sent::Damage(what)) => self.damage.push(what),
+                // The walk is over: what was wrong, after every record.
+                Err(_) if self.damage.is_empty() => return Ok(()),
+                Err(_) => {
+                    return Err(io::Error::other(
+                        std::mem::take(&mut self.damage).join("; "),
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// The archive visitor of the walking thread: each member scanned as a
+/// file is, its records sent in batches.
+struct Walker {
+    tx: SyncSender<Sent>,
+    name: Arc<str>,
+    scanner: Scanner,
+}
+
+impl Walker {
+    /// `archive{member}{inner}`, as the command prints it.
+    fn printed(&self, names: &[Vec<u8>]) -> String {
+        let mut s = self.name.to_string();
+        for n in names {
+            s.push('{');
+            s.push_str(&String::from_utf8_lossy(n));
+            s.push('}');
+        }
+        s
+    }
+
+    fn send(&self, sent: Sent) -> io::Result<()> {
+        // The receiver is gone: the iterator was dropped; stop the walk.
+        self.tx
+            .send(sent)
+            .map_err(|_| io::Error::other("the iterator is gone"))
+    }
+}
+
+impl Visitor for Walker {
+    fn member(&mut self, names: &[Vec<u8>], r: &mut dyn Read) -> io::Result<()> {
+        let member: Option<Arc<str>> = (!names.is_empty()).then(|| {
+            let parts: Vec<_> = names.iter().map(|n| String::from_utf8_lossy(n)).collect();
+            Arc::from(parts.join("}{"))
+        });
+        let mut scan = StreamScan::new(r, Some(self.name.clone()), self.scanner);
+        scan.member = member;
+        loop {
+            let mut out = VecDeque::new();
+            match scan.next_batch(crate::BATCH, &mut out) {
+                Ok(()) if out.is_empty() => return Ok(()),
+                Ok(()) => self.send(Sent::Records(out.into()))?,
+                // A member that cannot be read on: said, and the walk goes on.
+                Err(e) => return self.send(Sent::Damage(format!("{}: {e}", self.printed(names)))),
+            }
+        }
+    }
+
+    fn error(&mut self, names: &[Vec<u8>], what: &dyn Display) -> io::Result<()> {
+        self.send(Sent::Damage(format!("{}: {what}", self.printed(names))))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const MBOX: &[u8] = b"From a@b Mon\nMessage-ID: <1@a>\n\n<URL:http://a.b/x>\n\nFrom c@d\nMessage-Id: <2@c>\n\n> <ftp://c.d/y-\n> z> <http://x-/>\n";
 
-    fn all(scan: &mut StreamScan, max: usize) -> io::Result<Vec<Record>> {
+    fn all<R: Read>(scan: &mut StreamScan<R>, max: usize) -> io::Result<Vec<Record>> {
         let mut out = VecDeque::new();
         loop {
             let before = out.len();

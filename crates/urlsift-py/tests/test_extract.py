@@ -92,11 +92,13 @@ def test_bad_input_types_and_files():
     assert urlsift.extract(bytes(range(256)) * 10) == []
 
 
-def test_a_gz_name_that_is_not_gzip_is_an_error(tmp_path):
+def test_formats_go_by_content_not_name(tmp_path, cli_json):
+    # As the command: a `.gz` name that is not gzip is read as it is.
     path = tmp_path / "x.gz"
     path.write_bytes(b"<URL:http://a.b/>\n")
-    with pytest.raises(OSError, match="x.gz"):
-        list(urlsift.extract_file(path))
+    got = [m.to_dict() for m in urlsift.extract_file(path)]
+    assert got == cli_json(path)
+    assert [r["url"] for r in got] == ["http://a.b/"]
 
 
 def test_gzip_by_magic_bytes(tmp_path):

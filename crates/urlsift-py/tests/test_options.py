@@ -26,6 +26,8 @@ def test_option_gives_the_commands_rows(option, root, cli_json, tmp_path):
         assert got == want, top
         for p in walk(top):
             data = open(p, "rb").read()
-            if not p.endswith(".gz"):
+            mine = [r for r in want if r["path"] == p]
+            # extract() reads bytes as they are: no decompression, no archive.
+            if not p.endswith(".gz") and not any("member" in r for r in mine):
                 rows = [dict(m.to_dict(), path=p) for m in urlsift.extract(data, **{option: True})]
-                assert rows == [r for r in want if r["path"] == p]
+                assert rows == mine

@@ -26,8 +26,9 @@ def job(root, *args):
 
 
 def tabular(rows):
-    """The command's objects with the MIME fields it leaves out where they do
-    not apply (a table has one schema: null there)."""
+    """The command's objects with the fields it leaves out where they do not
+    apply (``member``, ``encoding``, ``content_type``): a table has one
+    schema, null there."""
     out = []
     for row in rows:
         t = {}
@@ -35,6 +36,8 @@ def tabular(rows):
             if k == "warnings":
                 t.setdefault("encoding", None)
                 t.setdefault("content_type", None)
+            if k == "line":
+                t.setdefault("member", None)
             t[k] = v
         out.append(t)
     return out

@@ -1,6 +1,7 @@
 """urlsift: the URLs that mail and Usenet news carry, found exactly as RFC 1738's
 Appendix writes them (``<URL:...>`` and ``<scheme:...>``, broken across lines,
-quoted in replies), by the urlsift Rust library.
+quoted in replies), MIME decoded, naked URLs on request, by the urlsift Rust
+library.
 
 >>> import urlsift
 >>> [m.url for m in urlsift.extract(b"> see <URL:ftp://ds.in\\n>   ternic.net/rfc/>")]
@@ -8,8 +9,10 @@ quoted in replies), by the urlsift Rust library.
 
 - :func:`extract` scans ``bytes`` or ``str`` in memory and returns a list of
   :class:`Match`;
-- :func:`extract_file` streams a file (gzip decompressed) and yields
-  :class:`Match` objects, in bounded memory whatever the file's size;
+- :func:`extract_file` streams a file as the command reads it (gzip, bzip2,
+  xz and zstd decoded; the members of zip and tar archives searched one by
+  one, :attr:`Match.member` naming each) and yields :class:`Match` objects,
+  in bounded memory whatever the file's size;
 - :func:`parse` parses one URL as ``urlsift --parse`` does, raising
   :class:`URLError` for one that is not valid.
 

@@ -45,9 +45,10 @@ MATCH_FIELDS = (
     "message_id",
 )
 #: The fields of an output row: the command's ``--json`` object. A table has
-#: one schema, so ``encoding`` and ``content_type``, which the command writes
-#: only for a URL in a MIME part or encoded text, are null elsewhere.
-ROW_FIELDS = ("path",) + MATCH_FIELDS
+#: one schema, so ``member`` (written by the command only for a member of an
+#: archive), ``encoding`` and ``content_type`` (only for a URL in a MIME part
+#: or encoded text) are null elsewhere.
+ROW_FIELDS = ("path", "member") + MATCH_FIELDS
 
 
 def match_struct():
@@ -90,10 +91,13 @@ def match_struct():
 
 
 def row_schema():
-    """The Spark schema of the job's rows: ``path``, then :func:`match_struct`'s fields."""
+    """The Spark schema of the job's rows: ``path``, ``member``, then :func:`match_struct`'s fields."""
     from pyspark.sql.types import StringType, StructField, StructType
 
-    return StructType([StructField("path", StringType(), True)] + match_struct().fields)
+    return StructType(
+        [StructField("path", StringType(), True), StructField("member", StringType(), True)]
+        + match_struct().fields
+    )
 
 
 def _values(match: "urlsift.Match", fields: Sequence[str]) -> Tuple:
