@@ -44,7 +44,22 @@ impl Reader {
         out: &mut Out<'_>,
     ) -> usize {
         let mut g = self.b64;
-        for (i, &c) in run.raw[a..e].iter().enumerate() {
+        let bytes = &run.raw[a..e];
+        out.dec.reserve(bytes.len() / 4 * 3 + 3);
+        let mut i = 0;
+        while i < bytes.len() {
+            if g.n == 0 {
+                // Whole groups of four alphabet characters in a row: decoded
+                // at once, extending one run of the map (the byte path below
+                // takes the rest: other bytes, split groups, line breaks).
+                let k = self.b64_groups(&mut g, run.base + a as u64, bytes, i, out);
+                if k > i {
+                    i = k;
+                    continue;
+                }
+            }
+            let (at, c) = (i, bytes[i]);
+            i += 1;
             let v = TABLE[c as usize];
             if v == 64 {
                 if c == b'\n' {
@@ -53,13 +68,13 @@ impl Reader {
                 continue;
             }
             if g.n == 0 {
-                g.r = run.base + (a + i) as u64;
+                g.r = run.base + (a + at) as u64;
                 g.col = g.r.saturating_sub(self.line_start);
                 g.delta = self.delta;
             }
             g.acc = g.acc << 6 | v as u32;
             g.n += 1;
-            g.end = run.base + (a + i) as u64 + 1;
+            g.end = run.base + (a + at) as u64 + 1;
             if g.n == 4 {
                 let acc = g.acc;
                 g.n = 0;
@@ -73,6 +88,63 @@ impl Reader {
         }
         self.b64 = g;
         e
+    }
+
+    /// Decodes the whole groups at `bytes[i..]` (raw offset `base` +
+    /// index) whose bytes hold no line break, and returns where it stopped.
+    /// Each group is placed as [`Reader::b64_group`] places it.
+    fn b64_groups(
+        &mut self,
+        g: &mut State,
+        base: u64,
+        bytes: &[u8],
+        mut i: usize,
+        out: &mut Out<'_>,
+    ) -> usize {
+        let start = i;
+        while let Some(q) = bytes.get(i..i + 4) {
+            let (a, b, c, d) = (
+                TABLE[q[0] as usize],
+                TABLE[q[1] as usize],
+                TABLE[q[2] as usize],
+                TABLE[q[3] as usize],
+            );
+            if (a | b | c | d) >= 64 {
+                break;
+            }
+            let acc = (a as u32) << 18 | (b as u32) << 12 | (c as u32) << 6 | d as u32;
+            let three = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
+            if three.contains(&b'\n') {
+                break;
+            }
+            let r = base + i as u64;
+            let dd = out.d();
+            if g.next != Some((r, dd, self.delta)) {
+                out.map.push(Run {
+                    d: dd,
+                    r,
+                    col: r.saturating_sub(self.line_start),
+                    delta: self.delta,
+                    kind: Kind::Base64 { g0: dd },
+                    place: self.place.clone(),
+                    cap: r + 4,
+                });
+            }
+            out.dec.extend_from_slice(&three);
+            g.next = Some((r + 4, dd + 3, self.delta));
+            i += 4;
+        }
+        if i > start {
+            let end = base + i as u64;
+            if let Some(last) = out.map.last_mut() {
+                last.cap = end;
+            }
+            g.r = end - 4;
+            g.col = g.r.saturating_sub(self.line_start);
+            g.delta = self.delta;
+            g.end = end;
+        }
+        i
     }
 
     /// Writes what a last partial group holds.

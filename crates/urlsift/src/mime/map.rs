@@ -186,6 +186,19 @@ impl Map {
         self.open = Some((d + len, r + len));
     }
 
+    /// Empties the map for another input, keeping its capacity.
+    pub fn clear(&mut self) {
+        self.runs.clear();
+        self.open = None;
+        self.spans.clear();
+    }
+
+    /// Bytes its buffers hold.
+    pub fn capacity(&self) -> usize {
+        self.runs.capacity() * std::mem::size_of::<Run>()
+            + self.spans.capacity() * std::mem::size_of::<Span>()
+    }
+
     /// Drops the runs wholly before decoded offset `d`.
     pub fn forget(&mut self, d: u64) {
         while self.runs.len() > 1 && self.runs[1].d <= d {
