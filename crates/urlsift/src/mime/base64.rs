@@ -114,7 +114,7 @@ impl Reader {
             }
             let acc = (a as u32) << 18 | (b as u32) << 12 | (c as u32) << 6 | d as u32;
             let three = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
-            if three.contains(&b'\n') {
+            if three[0] == b'\n' || three[1] == b'\n' || three[2] == b'\n' {
                 break;
             }
             let r = base + i as u64;

@@ -823,7 +823,23 @@ fn py_strip(v: &[u8]) -> &[u8] {
 /// A `tspecials`-free token byte of a type or subtype (as the reference
 /// extractor reads them).
 fn type_byte(b: u8) -> bool {
-    !py_space(b) && !b"/;()<>@,:\"[]?=".contains(&b)
+    !py_space(b)
+        && !matches!(
+            b,
+            b'/' | b';'
+                | b'('
+                | b')'
+                | b'<'
+                | b'>'
+                | b'@'
+                | b','
+                | b':'
+                | b'"'
+                | b'['
+                | b']'
+                | b'?'
+                | b'='
+        )
 }
 
 /// `type/subtype` in lower case and the parameters (names in lower case,
