@@ -92,7 +92,9 @@ impl Reader {
 
     /// Decodes the whole groups at `bytes[i..]` (raw offset `base` +
     /// index) whose bytes hold no line break, and returns where it stopped.
-    /// Each group is placed as [`Reader::b64_group`] places it.
+    /// Each group is placed as [`Reader::b64_group`] places it: the first
+    /// starts a run unless it continues the last one, the others continue
+    /// it.
     fn b64_groups(
         &mut self,
         g: &mut State,
@@ -101,49 +103,37 @@ impl Reader {
         mut i: usize,
         out: &mut Out<'_>,
     ) -> usize {
-        let start = i;
-        while let Some(q) = bytes.get(i..i + 4) {
-            let (a, b, c, d) = (
-                TABLE[q[0] as usize],
-                TABLE[q[1] as usize],
-                TABLE[q[2] as usize],
-                TABLE[q[3] as usize],
-            );
-            if (a | b | c | d) >= 64 {
-                break;
-            }
-            let acc = (a as u32) << 18 | (b as u32) << 12 | (c as u32) << 6 | d as u32;
-            let three = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
-            if three[0] == b'\n' || three[1] == b'\n' || three[2] == b'\n' {
-                break;
-            }
-            let r = base + i as u64;
-            let dd = out.d();
-            if g.next != Some((r, dd, self.delta)) {
-                out.map.push(Run {
-                    d: dd,
-                    r,
-                    col: r.saturating_sub(self.line_start),
-                    delta: self.delta,
-                    kind: Kind::Base64 { g0: dd },
-                    place: self.place.clone(),
-                    cap: r + 4,
-                });
-            }
+        let Some(three) = group(bytes, i) else {
+            return i;
+        };
+        let r = base + i as u64;
+        let d = out.d();
+        if g.next != Some((r, d, self.delta)) {
+            out.map.push(Run {
+                d,
+                r,
+                col: r.saturating_sub(self.line_start),
+                delta: self.delta,
+                kind: Kind::Base64 { g0: d },
+                place: self.place.clone(),
+                cap: r + 4,
+            });
+        }
+        out.dec.extend_from_slice(&three);
+        i += 4;
+        while let Some(three) = group(bytes, i) {
             out.dec.extend_from_slice(&three);
-            g.next = Some((r + 4, dd + 3, self.delta));
             i += 4;
         }
-        if i > start {
-            let end = base + i as u64;
-            if let Some(last) = out.map.last_mut() {
-                last.cap = end;
-            }
-            g.r = end - 4;
-            g.col = g.r.saturating_sub(self.line_start);
-            g.delta = self.delta;
-            g.end = end;
+        let end = base + i as u64;
+        if let Some(last) = out.map.last_mut() {
+            last.cap = end;
         }
+        g.r = end - 4;
+        g.col = g.r.saturating_sub(self.line_start);
+        g.delta = self.delta;
+        g.end = end;
+        g.next = Some((end, out.d(), self.delta));
         i
     }
 
@@ -202,4 +192,24 @@ impl Reader {
         // A line break as the last byte leaves no run for what follows.
         g.next = (bytes.last() != Some(&b'\n')).then_some((g.r + 4, d + bytes.len() as u64, delta));
     }
+}
+
+/// The three bytes of the group of four alphabet characters at
+/// `bytes[i..]`, unless it is not one or they hold a line break (which
+/// needs a run of its own).
+#[inline]
+fn group(bytes: &[u8], i: usize) -> Option<[u8; 3]> {
+    let q = bytes.get(i..i + 4)?;
+    let (a, b, c, d) = (
+        TABLE[q[0] as usize],
+        TABLE[q[1] as usize],
+        TABLE[q[2] as usize],
+        TABLE[q[3] as usize],
+    );
+    if (a | b | c | d) >= 64 {
+        return None;
+    }
+    let acc = (a as u32) << 18 | (b as u32) << 12 | (c as u32) << 6 | d as u32;
+    let three = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
+    (three[0] != b'\n' && three[1] != b'\n' && three[2] != b'\n').then_some(three)
 }
