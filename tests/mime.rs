@@ -98,6 +98,68 @@ bGl0LmV4YW1wbGUvYT4K\n\
     }
 }
 
+/// Header lines read in bulk (fields of no interest, continuations, lines
+/// that are no field) and the ones looked at closely (`Content-*` after
+/// them, its continuation after a line that is no field, a `From ` line):
+/// split at every byte, the same matches, header URLs at their raw lines.
+#[test]
+fn header_lines_read_alike_at_every_split() {
+    let mail = b"From a@example.org Mon Jan  1 00:00:00 2024\n\
+Received: from x by y;\n\
+\tfor <http://recv.example/a>; Mon\n\
+X-Archive: <http://list.example/arch>\n\
+no field here\n\
+Content-Type: multipart/mixed;\n\
+not a field either\n\
+\x20boundary=\"b\"\n\
+Subject: <http://subj.example/s>\n\
+\x20continued <http://cont.example/c>\n\
+\n\
+--b\n\
+X-Part: <http://part.example/p>\n\
+content-transfer-encoding: quoted-printable\n\
+\n\
+=3Chttp://qp.example/q>\n\
+--b--\n\
+\n\
+From b@example.org Mon Jan  1 00:00:00 2024\n\
+Reply-To: <http://next.example/n>\n\
+\n\
+body <http://body.example/b>\n"
+        .to_vec();
+    let s = Scanner::new();
+    let found = s.extract(&mail);
+    let urls: Vec<String> = found.iter().map(|m| m.as_str().into_owned()).collect();
+    assert_eq!(
+        urls,
+        [
+            "http://recv.example/a",
+            "http://list.example/arch",
+            "http://subj.example/s",
+            "http://cont.example/c",
+            "http://part.example/p",
+            "http://qp.example/q",
+            "http://next.example/n",
+            "http://body.example/b",
+        ]
+    );
+    assert_eq!(found[5].encoding(), Some(Encoding::QuotedPrintable));
+    for m in &found {
+        let before = &mail[..m.offset() as usize];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
+        assert_eq!(m.line(), line, "{}", m.as_str());
+    }
+    let whole = keys(&found);
+    for cut in 0..=mail.len() {
+        let mut push = PushScanner::with_buffer(s, 1);
+        let mut got = Vec::new();
+        push.feed_each(&mail[..cut], &mut |m| got.push(key(m)));
+        push.feed_each(&mail[cut..], &mut |m| got.push(key(m)));
+        push.finish_each(&mut |m| got.push(key(m)));
+        assert_eq!(got, whole, "cut at {cut}");
+    }
+}
+
 #[test]
 fn encoded_matches_say_where_they_were_found() {
     let c = cases();

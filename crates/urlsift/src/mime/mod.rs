@@ -630,6 +630,9 @@ impl Reader {
         let mut pend = pos;
         let mut pend_ls = self.line_start;
         let stop = loop {
+            if mode == Mode::Header {
+                pos = self.plain_header_lines(run, pos);
+            }
             if pos == end {
                 break Err(pos);
             }
@@ -686,6 +689,36 @@ impl Reader {
             self.push_plain(run, pend, at, out);
         }
         stop
+    }
+
+    /// Skips the complete header lines from `pos` that neither end the
+    /// block nor may be structure, a `Content-*` field or part of a kept
+    /// value (most of a header block: `Received:`, `Subject:` and their
+    /// continuations), as [`Reader::lines`] would read them: text, nothing
+    /// kept. Returns where the line that needs a closer look starts.
+    fn plain_header_lines(&mut self, run: &Pass<'_>, mut pos: usize) -> usize {
+        let h = &self.header;
+        if h.forwarded
+            || h.keep.is_some()
+            || matches!(h.last, Field::ContentType | Field::Encoding)
+            || !run.at_line_start(pos)
+        {
+            return pos;
+        }
+        let raw = run.raw;
+        while let Some(&first) = raw.get(pos) {
+            if matches!(first, b'\n' | b'\r' | b'-' | b'C' | b'c')
+                || raw[pos..].starts_with(b"From ")
+            {
+                break;
+            }
+            let Some(k) = memchr(b'\n', &raw[pos..]) else {
+                break;
+            };
+            pos += k + 1;
+            self.line_start = run.base + pos as u64;
+        }
+        pos
     }
 
     /// Whether the line at `s` may be structure (a `From ` line, a boundary
