@@ -98,6 +98,68 @@ bGl0LmV4YW1wbGUvYT4K\n\
     }
 }
 
+/// Header lines read in bulk (fields of no interest, continuations, lines
+/// that are no field) and the ones looked at closely (`Content-*` after
+/// them, its continuation after a line that is no field, a `From ` line):
+/// split at every byte, the same matches, header URLs at their raw lines.
+#[test]
+fn header_lines_read_alike_at_every_split() {
+    let mail = b"From a@example.org Mon Jan  1 00:00:00 2024\n\
+Received: from x by y;\n\
+\tfor <http://recv.example/a>; Mon\n\
+X-Archive: <http://list.example/arch>\n\
+no field here\n\
+Content-Type: multipart/mixed;\n\
+not a field either\n\
+\x20boundary=\"b\"\n\
+Subject: <http://subj.example/s>\n\
+\x20continued <http://cont.example/c>\n\
+\n\
+--b\n\
+X-Part: <http://part.example/p>\n\
+content-transfer-encoding: quoted-printable\n\
+\n\
+=3Chttp://qp.example/q>\n\
+--b--\n\
+\n\
+From b@example.org Mon Jan  1 00:00:00 2024\n\
+Reply-To: <http://next.example/n>\n\
+\n\
+body <http://body.example/b>\n"
+        .to_vec();
+    let s = Scanner::new();
+    let found = s.extract(&mail);
+    let urls: Vec<String> = found.iter().map(|m| m.as_str().into_owned()).collect();
+    assert_eq!(
+        urls,
+        [
+            "http://recv.example/a",
+            "http://list.example/arch",
+            "http://subj.example/s",
+            "http://cont.example/c",
+            "http://part.example/p",
+            "http://qp.example/q",
+            "http://next.example/n",
+            "http://body.example/b",
+        ]
+    );
+    assert_eq!(found[5].encoding(), Some(Encoding::QuotedPrintable));
+    for m in &found {
+        let before = &mail[..m.offset() as usize];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
+        assert_eq!(m.line(), line, "{}", m.as_str());
+    }
+    let whole = keys(&found);
+    for cut in 0..=mail.len() {
+        let mut push = PushScanner::with_buffer(s, 1);
+        let mut got = Vec::new();
+        push.feed_each(&mail[..cut], &mut |m| got.push(key(m)));
+        push.feed_each(&mail[cut..], &mut |m| got.push(key(m)));
+        push.finish_each(&mut |m| got.push(key(m)));
+        assert_eq!(got, whole, "cut at {cut}");
+    }
+}
+
 #[test]
 fn encoded_matches_say_where_they_were_found() {
     let c = cases();
@@ -218,6 +280,43 @@ proptest! {
         }
     }
 
+    /// A base64 body (decoded text with line breaks inside groups, stray
+    /// bytes and raw line breaks anywhere): whole groups decoded at once
+    /// give what the byte-at-a-time decoding gives (tiny chunks), each
+    /// match at the first character of the group holding its `<`.
+    #[test]
+    fn base64_groups_read_as_bytes(
+        text in "(<http://a\\.b/c>|<URL:ftp://h/\n p>|x|\n|  ){1,12}",
+        breaks in proptest::collection::vec((0usize..400, 0usize..3), 0..12),
+        seed in any::<u64>(),
+    ) {
+        let mut body = base64(text.as_bytes());
+        let mut cuts = breaks;
+        cuts.sort();
+        for &(at, what) in cuts.iter().rev() {
+            let at = at.min(body.len());
+            let stray: &[u8] = [&b"\n"[..], b"\r\n", b"*!"][what];
+            body.splice(at..at, stray.iter().copied());
+        }
+        let mut data = b"Content-Transfer-Encoding: base64\n\n".to_vec();
+        data.extend_from_slice(&body);
+        let s = Scanner::new();
+        let found = s.extract(&data);
+        for m in &found {
+            let before = &data[..m.offset() as usize];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
+            let col = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count() as u64;
+            prop_assert_eq!((m.line(), m.column()), (line, col));
+            prop_assert!(base64_alphabet(data[m.offset() as usize]));
+            prop_assert_eq!(m.encoding(), Some(Encoding::Base64));
+        }
+        let whole = keys(&found);
+        prop_assert_eq!(whole.len(), text.matches('<').count());
+        for (label, got) in all_front_ends(s, &data, seed) {
+            prop_assert_eq!(keys(&got), whole.clone(), "{}", label);
+        }
+    }
+
     /// MIME reading of mail-like input never panics and gives the same
     /// matches whatever the chunking.
     #[test]
@@ -239,4 +338,29 @@ proptest! {
             prop_assert_eq!(keys(&got), whole.clone(), "{}", label);
         }
     }
+}
+
+fn base64_alphabet(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+/// Standard base64 with padding, 76 characters a line.
+fn base64(data: &[u8]) -> Vec<u8> {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    for (i, g) in data.chunks(3).enumerate() {
+        if i > 0 && i % 19 == 0 {
+            out.push(b'\n');
+        }
+        let n = g.iter().fold(0u32, |n, &b| n << 8 | b as u32) << (8 * (3 - g.len()));
+        for k in 0..4 {
+            out.push(if k <= g.len() {
+                A[(n >> (18 - 6 * k) & 63) as usize]
+            } else {
+                b'='
+            });
+        }
+    }
+    out.push(b'\n');
+    out
 }

@@ -44,7 +44,22 @@ impl Reader {
         out: &mut Out<'_>,
     ) -> usize {
         let mut g = self.b64;
-        for (i, &c) in run.raw[a..e].iter().enumerate() {
+        let bytes = &run.raw[a..e];
+        out.dec.reserve(bytes.len() / 4 * 3 + 3);
+        let mut i = 0;
+        while i < bytes.len() {
+            if g.n == 0 {
+                // Whole groups of four alphabet characters in a row: decoded
+                // at once, extending one run of the map (the byte path below
+                // takes the rest: other bytes, split groups, line breaks).
+                let k = self.b64_groups(&mut g, run.base + a as u64, bytes, i, out);
+                if k > i {
+                    i = k;
+                    continue;
+                }
+            }
+            let (at, c) = (i, bytes[i]);
+            i += 1;
             let v = TABLE[c as usize];
             if v == 64 {
                 if c == b'\n' {
@@ -53,13 +68,13 @@ impl Reader {
                 continue;
             }
             if g.n == 0 {
-                g.r = run.base + (a + i) as u64;
+                g.r = run.base + (a + at) as u64;
                 g.col = g.r.saturating_sub(self.line_start);
                 g.delta = self.delta;
             }
             g.acc = g.acc << 6 | v as u32;
             g.n += 1;
-            g.end = run.base + (a + i) as u64 + 1;
+            g.end = run.base + (a + at) as u64 + 1;
             if g.n == 4 {
                 let acc = g.acc;
                 g.n = 0;
@@ -73,6 +88,53 @@ impl Reader {
         }
         self.b64 = g;
         e
+    }
+
+    /// Decodes the whole groups at `bytes[i..]` (raw offset `base` +
+    /// index) whose bytes hold no line break, and returns where it stopped.
+    /// Each group is placed as [`Reader::b64_group`] places it: the first
+    /// starts a run unless it continues the last one, the others continue
+    /// it.
+    fn b64_groups(
+        &mut self,
+        g: &mut State,
+        base: u64,
+        bytes: &[u8],
+        mut i: usize,
+        out: &mut Out<'_>,
+    ) -> usize {
+        let Some(three) = group(bytes, i) else {
+            return i;
+        };
+        let r = base + i as u64;
+        let d = out.d();
+        if g.next != Some((r, d, self.delta)) {
+            out.map.push(Run {
+                d,
+                r,
+                col: r.saturating_sub(self.line_start),
+                delta: self.delta,
+                kind: Kind::Base64 { g0: d },
+                place: self.place.clone(),
+                cap: r + 4,
+            });
+        }
+        out.dec.extend_from_slice(&three);
+        i += 4;
+        while let Some(three) = group(bytes, i) {
+            out.dec.extend_from_slice(&three);
+            i += 4;
+        }
+        let end = base + i as u64;
+        if let Some(last) = out.map.last_mut() {
+            last.cap = end;
+        }
+        g.r = end - 4;
+        g.col = g.r.saturating_sub(self.line_start);
+        g.delta = self.delta;
+        g.end = end;
+        g.next = Some((end, out.d(), self.delta));
+        i
     }
 
     /// Writes what a last partial group holds.
@@ -130,4 +192,24 @@ impl Reader {
         // A line break as the last byte leaves no run for what follows.
         g.next = (bytes.last() != Some(&b'\n')).then_some((g.r + 4, d + bytes.len() as u64, delta));
     }
+}
+
+/// The three bytes of the group of four alphabet characters at
+/// `bytes[i..]`, unless it is not one or they hold a line break (which
+/// needs a run of its own).
+#[inline]
+fn group(bytes: &[u8], i: usize) -> Option<[u8; 3]> {
+    let q = bytes.get(i..i + 4)?;
+    let (a, b, c, d) = (
+        TABLE[q[0] as usize],
+        TABLE[q[1] as usize],
+        TABLE[q[2] as usize],
+        TABLE[q[3] as usize],
+    );
+    if (a | b | c | d) >= 64 {
+        return None;
+    }
+    let acc = (a as u32) << 18 | (b as u32) << 12 | (c as u32) << 6 | d as u32;
+    let three = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
+    (three[0] != b'\n' && three[1] != b'\n' && three[2] != b'\n').then_some(three)
 }

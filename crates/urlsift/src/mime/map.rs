@@ -186,6 +186,19 @@ impl Map {
         self.open = Some((d + len, r + len));
     }
 
+    /// Empties the map for another input, keeping its capacity.
+    pub fn clear(&mut self) {
+        self.runs.clear();
+        self.open = None;
+        self.spans.clear();
+    }
+
+    /// Bytes its buffers hold.
+    pub fn capacity(&self) -> usize {
+        self.runs.capacity() * std::mem::size_of::<Run>()
+            + self.spans.capacity() * std::mem::size_of::<Span>()
+    }
+
     /// Drops the runs wholly before decoded offset `d`.
     pub fn forget(&mut self, d: u64) {
         while self.runs.len() > 1 && self.runs[1].d <= d {
@@ -203,9 +216,21 @@ impl Map {
         self.runs.back_mut()
     }
 
-    fn find(&self, d: u64) -> &Run {
-        let i = self.runs.partition_point(|r| r.d <= d);
-        &self.runs[i.saturating_sub(1)]
+    /// The index of the run holding decoded offset `d`.
+    fn index(&self, d: u64) -> usize {
+        self.runs.partition_point(|r| r.d <= d).saturating_sub(1)
+    }
+
+    /// [`Map::index`] for an offset at or after the start of run `i`: a
+    /// match spans few runs, so a walk forward beats a search.
+    fn index_from(&self, mut i: usize, d: u64) -> usize {
+        if self.runs[i].d > d {
+            return self.index(d);
+        }
+        while self.runs.get(i + 1).is_some_and(|r| r.d <= d) {
+            i += 1;
+        }
+        i
     }
 
     /// Moves a match found in decoded text to the raw input: offset, end,
@@ -215,22 +240,25 @@ impl Map {
             return;
         }
         let p = m.offset;
-        let run = self.find(p);
+        let first = self.index(p);
+        let run = &self.runs[first];
         let offset = run.raw(p);
         let line = (m.line as i64 + run.delta).max(1) as u64;
         let column = run.column(p, m.column - 1) + 1;
         let place = run.place.clone();
         let end = if m.end > p {
-            self.find(m.end - 1).raw_end(m.end - 1)
+            let i = self.index_from(first, m.end - 1);
+            self.runs[i].raw_end(m.end - 1)
         } else {
             offset
         };
         let mut spans = std::mem::take(&mut self.spans);
         spans.clear();
+        let mut i = first;
         for s in &m.spans {
             let mut a = s.start;
             while a < s.end {
-                let i = self.runs.partition_point(|r| r.d <= a).saturating_sub(1);
+                i = self.index_from(i, a);
                 let run = &self.runs[i];
                 let b = match self.runs.get(i + 1) {
                     Some(next) => next.d.min(s.end),

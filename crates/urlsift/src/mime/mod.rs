@@ -32,7 +32,8 @@ mod base64;
 mod map;
 mod qp;
 
-use std::sync::Arc;
+use std::cell::Cell;
+use std::sync::{Arc, OnceLock};
 
 use memchr::{memchr, memmem, memrchr};
 
@@ -159,8 +160,18 @@ pub(crate) struct Reader {
     /// The Message-ID of the innermost forwarded message being read.
     forwarded: Option<Arc<str>>,
     b64: base64::State,
-    from: memmem::Finder<'static>,
-    dashes: memmem::Finder<'static>,
+}
+
+/// The searches for line starts that may be structure, built once (a
+/// search makes a reader per input, thousands for a tree of small files).
+fn finders() -> &'static [memmem::Finder<'static>; 2] {
+    static FINDERS: OnceLock<[memmem::Finder<'static>; 2]> = OnceLock::new();
+    FINDERS.get_or_init(|| {
+        [
+            memmem::Finder::new(b"\nFrom "),
+            memmem::Finder::new(b"\n--"),
+        ]
+    })
 }
 
 /// What a line start is.
@@ -183,8 +194,6 @@ impl Reader {
             place: Place::default(),
             forwarded: None,
             b64: base64::State::default(),
-            from: memmem::Finder::new(b"\nFrom ").into_owned(),
-            dashes: memmem::Finder::new(b"\n--").into_owned(),
         }
     }
 
@@ -575,12 +584,12 @@ impl Reader {
             None => true,
         };
         if stale(run.next_from) {
-            run.next_from = Some(self.from.find(&raw[pos..]).map(|k| pos + k + 1));
+            run.next_from = Some(finders()[0].find(&raw[pos..]).map(|k| pos + k + 1));
         }
         let mut next = run.next_from.flatten();
         if dashes {
             if stale(run.next_dashes) {
-                run.next_dashes = Some(self.dashes.find(&raw[pos..]).map(|k| pos + k + 1));
+                run.next_dashes = Some(finders()[1].find(&raw[pos..]).map(|k| pos + k + 1));
             }
             next = match (next, run.next_dashes.flatten()) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -621,6 +630,9 @@ impl Reader {
         let mut pend = pos;
         let mut pend_ls = self.line_start;
         let stop = loop {
+            if mode == Mode::Header {
+                pos = self.plain_header_lines(run, pos);
+            }
             if pos == end {
                 break Err(pos);
             }
@@ -677,6 +689,36 @@ impl Reader {
             self.push_plain(run, pend, at, out);
         }
         stop
+    }
+
+    /// Skips the complete header lines from `pos` that neither end the
+    /// block nor may be structure, a `Content-*` field or part of a kept
+    /// value (most of a header block: `Received:`, `Subject:` and their
+    /// continuations), as [`Reader::lines`] would read them: text, nothing
+    /// kept. Returns where the line that needs a closer look starts.
+    fn plain_header_lines(&mut self, run: &Pass<'_>, mut pos: usize) -> usize {
+        let h = &self.header;
+        if h.forwarded
+            || h.keep.is_some()
+            || matches!(h.last, Field::ContentType | Field::Encoding)
+            || !run.at_line_start(pos)
+        {
+            return pos;
+        }
+        let raw = run.raw;
+        while let Some(&first) = raw.get(pos) {
+            if matches!(first, b'\n' | b'\r' | b'-' | b'C' | b'c')
+                || raw[pos..].starts_with(b"From ")
+            {
+                break;
+            }
+            let Some(k) = memchr(b'\n', &raw[pos..]) else {
+                break;
+            };
+            pos += k + 1;
+            self.line_start = run.base + pos as u64;
+        }
+        pos
     }
 
     /// Whether the line at `s` may be structure (a `From ` line, a boundary
@@ -814,7 +856,23 @@ fn py_strip(v: &[u8]) -> &[u8] {
 /// A `tspecials`-free token byte of a type or subtype (as the reference
 /// extractor reads them).
 fn type_byte(b: u8) -> bool {
-    !py_space(b) && !b"/;()<>@,:\"[]?=".contains(&b)
+    !py_space(b)
+        && !matches!(
+            b,
+            b'/' | b';'
+                | b'('
+                | b')'
+                | b'<'
+                | b'>'
+                | b'@'
+                | b','
+                | b':'
+                | b'"'
+                | b'['
+                | b']'
+                | b'?'
+                | b'='
+        )
 }
 
 /// `type/subtype` in lower case and the parameters (names in lower case,
@@ -918,15 +976,56 @@ pub(crate) struct MimeScan {
 /// Raw bytes handed to the reader at once.
 const STEP: usize = 64 * 1024;
 
+/// The buffers a [`MimeScan`] leaves to the next one on its thread, so a
+/// search over many small inputs does not grow them again for each.
+#[derive(Default)]
+struct Buffers {
+    raw: Vec<u8>,
+    dec: Vec<u8>,
+    map: Map,
+}
+
+thread_local! {
+    static BUFFERS: Cell<Option<Buffers>> = const { Cell::new(None) };
+}
+
+/// Capacity kept for the next scan, at most (bounded memory per thread).
+const BUFFERS_KEPT: usize = 4 * STEP;
+
+impl Drop for MimeScan {
+    fn drop(&mut self) {
+        let mut b = Buffers {
+            raw: std::mem::take(&mut self.raw),
+            dec: std::mem::take(&mut self.dec),
+            map: std::mem::take(&mut self.map),
+        };
+        b.raw.clear();
+        b.dec.clear();
+        b.map.clear();
+        if b.raw.capacity() > BUFFERS_KEPT
+            || b.dec.capacity() > BUFFERS_KEPT
+            || b.map.capacity() > BUFFERS_KEPT
+        {
+            return;
+        }
+        let _ = BUFFERS.try_with(|c| c.set(Some(b)));
+    }
+}
+
 impl MimeScan {
     pub fn new(scanner: Scanner, min_read: usize) -> MimeScan {
+        let b = BUFFERS
+            .try_with(|c| c.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         MimeScan {
             reader: Reader::new(),
             engine: Engine::new(scanner),
-            map: Map::default(),
-            raw: Vec::new(),
+            map: b.map,
+            raw: b.raw,
             rbase: 0,
-            dec: Vec::new(),
+            dec: b.dec,
             dbase: 0,
             fresh: 0,
             min_read: min_read.max(1),
