@@ -635,7 +635,7 @@ impl Scanner {
         if count_rest {
             engine.count_lines(piece, back, back + limit as u64);
         }
-        engine.line - 1
+        engine.count.line - 1
     }
 
     /// How far the bytes of `piece` alone decide its candidates: the
@@ -848,6 +848,46 @@ enum Follow {
     Closed(usize),
 }
 
+/// How far an engine has counted line feeds (rule 9's line numbers).
+#[derive(Clone, Copy, Debug)]
+struct LineCount {
+    /// Line feeds are counted up to here (absolute).
+    counted: u64,
+    /// 1-based line number at `counted`.
+    line: u64,
+    /// Absolute offset of the start of the line holding `counted`.
+    line_start: u64,
+}
+
+/// What a line's start says of the bytes after it: its reply-quote prefix
+/// (rule 4) and whether an ISO-2022-JP two-byte run is open (rule 8). Built
+/// from the line start and cached per line, so each byte is fed once.
+#[derive(Clone, Copy, Debug)]
+struct LineState {
+    /// The quote prefix of the line starting at `prefix_line` (a cache, and
+    /// the carry for a line that began before the current window).
+    prefix: QuotePrefix,
+    prefix_line: u64,
+    prefix_valid: bool,
+    /// The prefix has been fed with the line's bytes up to here (absolute).
+    prefix_fed: u64,
+    /// Inside a two-byte run of ISO-2022-JP at `jis_fed`, on the line
+    /// starting at `prefix_line`.
+    jis: bool,
+    jis_fed: u64,
+}
+
+/// The candidate being followed (rules 1 to 4).
+#[derive(Clone, Copy, Debug, Default)]
+struct Following {
+    /// `<URL:...>` (all whitespace ignored) rather than `<scheme:...>`.
+    wrapped: bool,
+    /// Line breaks crossed so far.
+    lines: usize,
+    /// Reply quoting dropped on a continuation line.
+    quoted: bool,
+}
+
 /// The scanning state machine over a window of the input.
 ///
 /// The caller hands it windows `buf` that start at absolute offset `base`;
@@ -858,27 +898,12 @@ pub(crate) struct Engine {
     cfg: Scanner,
     /// Absolute offset where the next search for `<` starts.
     resume: u64,
-    /// Inside a two-byte run of ISO-2022-JP (rule 8) at `jis_fed`, on the
-    /// line starting at `prefix_line`.
-    jis: bool,
-    jis_fed: u64,
-    /// Line feeds are counted up to here (absolute).
-    counted: u64,
-    /// 1-based line number at `counted`.
-    line: u64,
-    /// Absolute offset of the start of the line holding `counted`.
-    line_start: u64,
-    /// The quote prefix of the line starting at `prefix_line` (a cache, and
-    /// the carry for a line that began before the current window).
-    prefix: QuotePrefix,
-    prefix_line: u64,
-    prefix_valid: bool,
-    /// The prefix has been fed with the line's bytes up to here (absolute).
-    prefix_fed: u64,
+    /// How far line feeds are counted.
+    count: LineCount,
+    /// The current line's quote prefix and two-byte state.
+    state: LineState,
     /// The candidate being followed: its form, line breaks, quoting.
-    wrapped: bool,
-    lines: usize,
-    quoted: bool,
+    follow: Following,
     // Scratch space reused across candidates: no allocation per byte.
     joined: Vec<u8>,
     pieces: Vec<Span>,
@@ -982,18 +1007,20 @@ impl Engine {
         Engine {
             cfg,
             resume: 0,
-            jis: false,
-            jis_fed: 0,
-            counted: 0,
-            line: 1,
-            line_start: 0,
-            prefix: QuotePrefix::default(),
-            prefix_line: 0,
-            prefix_valid: false,
-            prefix_fed: 0,
-            wrapped: false,
-            lines: 0,
-            quoted: false,
+            count: LineCount {
+                counted: 0,
+                line: 1,
+                line_start: 0,
+            },
+            state: LineState {
+                prefix: QuotePrefix::default(),
+                prefix_line: 0,
+                prefix_valid: false,
+                prefix_fed: 0,
+                jis: false,
+                jis_fed: 0,
+            },
+            follow: Following::default(),
             joined: s.joined,
             pieces: s.pieces,
             hyphens: s.hyphens,
@@ -1038,12 +1065,12 @@ impl Engine {
         let mut engine = Engine::new(cfg);
         let back = context.column;
         engine.resume = back;
-        engine.counted = back;
-        engine.jis = context.jis;
-        engine.jis_fed = back;
-        engine.prefix = context.prefix;
-        engine.prefix_valid = true;
-        engine.prefix_fed = back;
+        engine.count.counted = back;
+        engine.state.jis = context.jis;
+        engine.state.jis_fed = back;
+        engine.state.prefix = context.prefix;
+        engine.state.prefix_valid = true;
+        engine.state.prefix_fed = back;
         if cfg.naked {
             engine.naked = Some(Box::new(Naked::new(
                 cfg.policy,
@@ -1178,8 +1205,8 @@ impl Engine {
         m.form = Form::Naked;
         m.offset = s;
         m.end = t;
-        m.line = self.line;
-        m.column = s - self.line_start + 1;
+        m.line = self.count.line;
+        m.column = s - self.count.line_start + 1;
         m.spans.clear();
         m.spans.push(Span { start: s, end: t });
         m.broken = false;
@@ -1206,7 +1233,7 @@ impl Engine {
         }
         let retain = base + retain as u64;
         self.count_lines(buf, base, retain);
-        if self.line_start < retain {
+        if self.count.line_start < retain {
             self.line_state(buf, base, retain);
         }
         retain
@@ -1214,21 +1241,21 @@ impl Engine {
 
     /// Counts line feeds up to absolute offset `to` (which is in `buf`).
     pub(crate) fn count_lines(&mut self, buf: &[u8], base: u64, to: u64) {
-        if to <= self.counted {
+        if to <= self.count.counted {
             return;
         }
-        let from = (self.counted - base) as usize;
+        let from = (self.count.counted - base) as usize;
         let hay = &buf[from..(to - base) as usize];
         // Counting with SIMD, then one reverse search for the line start:
         // both touch each byte once over the whole input.
         let count = bytecount::count(hay, b'\n') as u64;
         if count > 0 {
-            self.line += count;
+            self.count.line += count;
             if let Some(k) = memrchr(b'\n', hay) {
-                self.line_start = base + (from + k + 1) as u64;
+                self.count.line_start = base + (from + k + 1) as u64;
             }
         }
-        self.counted = to;
+        self.count.counted = to;
     }
 
     /// The state of the line holding `at` (absolute, in `buf`, after
@@ -1236,29 +1263,29 @@ impl Engine {
     /// whether an ISO-2022-JP two-byte run is open. Both are built from the
     /// line start and cached per line, so each byte is fed once.
     fn line_state(&mut self, buf: &[u8], base: u64, at: u64) -> (QuotePrefix, bool) {
-        if !self.prefix_valid || self.prefix_line != self.line_start {
-            self.prefix = QuotePrefix::default();
-            self.prefix_line = self.line_start;
-            self.prefix_valid = true;
+        if !self.state.prefix_valid || self.state.prefix_line != self.count.line_start {
+            self.state.prefix = QuotePrefix::default();
+            self.state.prefix_line = self.count.line_start;
+            self.state.prefix_valid = true;
             // A line that began before this window was fed up to the
             // window's start when that window was dropped.
-            self.prefix_fed = self.line_start.max(base);
-            self.jis = false;
-            self.jis_fed = self.prefix_fed;
+            self.state.prefix_fed = self.count.line_start.max(base);
+            self.state.jis = false;
+            self.state.jis_fed = self.state.prefix_fed;
         }
         let slice = |from: u64| &buf[(from.max(base) - base) as usize..(at - base) as usize];
-        if !self.prefix.done && self.prefix_fed < at {
-            self.prefix.feed(slice(self.prefix_fed));
-            self.prefix_fed = at;
+        if !self.state.prefix.done && self.state.prefix_fed < at {
+            self.state.prefix.feed(slice(self.state.prefix_fed));
+            self.state.prefix_fed = at;
         }
-        if self.jis_fed < at {
-            let bytes = slice(self.jis_fed);
-            if self.jis || memchr(ESC, bytes).is_some() {
-                self.jis = jis_after(self.jis, bytes);
+        if self.state.jis_fed < at {
+            let bytes = slice(self.state.jis_fed);
+            if self.state.jis || memchr(ESC, bytes).is_some() {
+                self.state.jis = jis_after(self.state.jis, bytes);
             }
-            self.jis_fed = at;
+            self.state.jis_fed = at;
         }
-        (self.prefix, self.jis)
+        (self.state.prefix, self.state.jis)
     }
 }
 
@@ -1279,7 +1306,7 @@ impl Engine {
         } else {
             false
         };
-        self.wrapped = wrapped;
+        self.follow.wrapped = wrapped;
         if wrapped {
             return Ok((q + 4, q + 4));
         }
@@ -1314,7 +1341,7 @@ impl Engine {
         eof: bool,
     ) -> Follow {
         let max_end = p.saturating_add(self.cfg.limits.max_bytes);
-        let wrapped = self.wrapped;
+        let wrapped = self.follow.wrapped;
         // Rule 4 needs the opening line's quote prefix; rule 8 whether the
         // '<' stands in a two-byte run (then it is no '<' at all).
         self.count_lines(buf, base, base + p as u64);
@@ -1326,8 +1353,8 @@ impl Engine {
         self.joined.clear();
         self.pieces.clear();
         self.hyphens.clear();
-        self.lines = 0;
-        self.quoted = false;
+        self.follow.lines = 0;
+        self.follow.quoted = false;
         match self.follow_text(buf, base, q, known, wrapped, prefix, max_end, eof) {
             Ok(end) | Err(end) => end,
         }
@@ -1383,8 +1410,8 @@ impl Engine {
                 q = r;
                 continue;
             }
-            self.lines += 1;
-            if self.lines > self.cfg.limits.max_lines {
+            self.follow.lines += 1;
+            if self.follow.lines > self.cfg.limits.max_lines {
                 return Ok(Follow::Abandoned(Unclosed::TooManyLines, r));
             }
             // Rule 5: a break right after '-' leaves the hyphen open.
@@ -1404,7 +1431,7 @@ impl Engine {
                 q = h + 1;
                 stripped += 1;
             }
-            self.quoted |= stripped > 0;
+            self.follow.quoted |= stripped > 0;
             q = skip(buf, q, class::blank_run, max_end, eof)?;
             if buf[q] == b'\n' {
                 return Ok(Follow::Abandoned(Unclosed::BlankLine, q));
@@ -1603,21 +1630,21 @@ impl Engine {
         // the next candidate anyway.
         std::mem::swap(&mut m.bytes, &mut self.joined);
         m.alternative = None;
-        m.form = if self.wrapped {
+        m.form = if self.follow.wrapped {
             Form::Wrapped
         } else {
             Form::Bracketed
         };
         m.offset = offset;
         m.end = base + end as u64;
-        m.line = self.line;
-        m.column = offset - self.line_start + 1;
+        m.line = self.count.line;
+        m.column = offset - self.count.line_start + 1;
         std::mem::swap(&mut m.spans, &mut self.pieces);
         m.encoding = None;
         m.content_type = None;
         m.forwarded_id = None;
-        m.broken = self.lines > 0;
-        m.quoted = self.quoted;
+        m.broken = self.follow.lines > 0;
+        m.quoted = self.follow.quoted;
         m.hyphen = None;
         m.policy = self.cfg.policy;
         m.rejection = rejection;
