@@ -576,3 +576,50 @@ fn path_lists_with_any_name_and_nul_output() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.starts_with("urlsift: nolist: "));
 }
+
+#[test]
+fn globs_hold_archive_members_too() {
+    // Issue 19: `--glob` applies to archive members (the member's path in
+    // its innermost archive); a member no glob matches is searched, since
+    // the archive itself was selected.
+    let d = tmp();
+    let deflate = zip::CompressionMethod::Deflated;
+    let inner = tar_of(
+        &[
+            ("c.txt", b"<http://c.example/>\n"),
+            ("d.jpg", b"<http://d.example/>\n"),
+        ],
+        false,
+    );
+    write(
+        d.path(),
+        "t/a.mbox.zip",
+        &zip_of(
+            &[
+                ("box/a.txt", b"<http://a.example/>\n", deflate),
+                ("img/b.jpg", b"<http://b.example/>\n", deflate),
+                ("n.tar", &inner, deflate),
+            ],
+            false,
+        ),
+    );
+    write(d.path(), "t/other.txt", b"<http://other.example/>\n");
+    let r = run_all_j(d.path(), &["-g", "*.mbox.zip", "t"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = r.out();
+    // Selected by its name: every member, nested ones too; other.txt not.
+    for host in ["a.example", "b.example", "c.example", "d.example"] {
+        assert!(out.contains(host), "{host} missing:\n{out}");
+    }
+    assert!(!out.contains("other.example"), "{out}");
+    let r = run_all_j(d.path(), &["-g", "!*.jpg", "t"]);
+    let out = r.out();
+    assert!(
+        out.contains("a.example") && out.contains("c.example") && out.contains("other.example")
+    );
+    assert!(
+        !out.contains("b.example") && !out.contains("d.example"),
+        "{out}"
+    );
+    assert!(out.contains("t/a.mbox.zip{n.tar}{c.txt}:"), "{out}");
+}

@@ -113,6 +113,26 @@ impl Globs {
         self.rules.is_empty()
     }
 
+    /// Whether an archive member (its path inside the archive) is
+    /// searched: the last glob matching it decides, and one no glob
+    /// matches is searched, since the archive itself was selected already
+    /// (`-g '*.mbox.zip'` searches every member; `-g '!*.jpg'` skips the
+    /// images inside archives too).
+    pub fn allows_member(&self, name: &[u8]) -> bool {
+        if self.rules.is_empty() {
+            return true;
+        }
+        let name = name.strip_prefix(b"./").unwrap_or(name);
+        let last = self
+            .set
+            .matches(bytes_path(name))
+            .into_iter()
+            .rev()
+            .map(|i| &self.rules[i])
+            .find(|r| !r.dir_only);
+        last.is_none_or(|r| !r.exclude)
+    }
+
     /// Whether a walked path (a file, or a directory to enter) is kept.
     /// `path` is as the walk prints it, or a member's name in an archive.
     pub fn allows(&self, path: &[u8], is_dir: bool) -> bool {

@@ -36,6 +36,13 @@ impl Members<'_, '_> {
 impl Visitor for Members<'_, '_> {
     fn member(&mut self, names: &[Vec<u8>], r: &mut dyn Read) -> io::Result<()> {
         let id = self.number();
+        // `--glob` on the member's path in its (innermost) archive.
+        if !names
+            .last()
+            .is_none_or(|name| self.ctx.globs.allows_member(name))
+        {
+            return Ok(());
+        }
         let member = Arc::new(self.input.member(names, self.ctx.member_show));
         let i = self.input.index;
         let emit = &mut *self.emit;

@@ -38,6 +38,7 @@
 //! a tar, or an archive inside a stream, is one unit read in order.
 
 use crate::args::Config;
+use crate::globs::Globs;
 use crate::input::pathlist::PathList;
 use crate::input::ArchiveOpts;
 use crate::printer::{InputName, Printer};
@@ -80,6 +81,8 @@ pub(super) struct Ctx<'a> {
     /// Whether archive members are named before their matches (unless
     /// `--no-filename`: an archive holds many).
     pub(super) member_show: bool,
+    /// `--glob`, which archive members are also held to.
+    pub(super) globs: &'a Globs,
 }
 
 pub(super) enum Fail {
@@ -138,6 +141,7 @@ pub fn run(cfg: Config) -> i32 {
         stop: &stop,
         opts: &cfg.archive,
         member_show: cfg.with_filename.unwrap_or(true),
+        globs: &cfg.globs,
     };
     let result = if cfg.threads <= 1 {
         run_sequential(inputs, ctx, &mut sink)
