@@ -119,18 +119,7 @@ impl Globs {
     /// (`-g '*.mbox.zip'` searches every member; `-g '!*.jpg'` skips the
     /// images inside archives too).
     pub fn allows_member(&self, name: &[u8]) -> bool {
-        if self.rules.is_empty() {
-            return true;
-        }
-        let name = name.strip_prefix(b"./").unwrap_or(name);
-        let last = self
-            .set
-            .matches(bytes_path(name))
-            .into_iter()
-            .rev()
-            .map(|i| &self.rules[i])
-            .find(|r| !r.dir_only);
-        last.is_none_or(|r| !r.exclude)
+        self.rules.is_empty() || self.last_match(name, false).is_none_or(|r| !r.exclude)
     }
 
     /// Whether a walked path (a file, or a directory to enter) is kept.
@@ -139,18 +128,22 @@ impl Globs {
         if self.rules.is_empty() {
             return true;
         }
+        match self.last_match(path, is_dir) {
+            Some(r) => !r.exclude,
+            None => is_dir || !self.selecting,
+        }
+    }
+
+    /// The last rule matching `path` (a rule for directories only matches
+    /// a directory): the one that decides, as in gitignore.
+    fn last_match(&self, path: &[u8], is_dir: bool) -> Option<&Rule> {
         let path = path.strip_prefix(b"./").unwrap_or(path);
-        let last = self
-            .set
+        self.set
             .matches(bytes_path(path))
             .into_iter()
             .rev()
             .map(|i| &self.rules[i])
-            .find(|r| !r.dir_only || is_dir);
-        match last {
-            Some(r) => !r.exclude,
-            None => is_dir || !self.selecting,
-        }
+            .find(|r| !r.dir_only || is_dir)
     }
 }
 
