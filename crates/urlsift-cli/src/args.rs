@@ -44,6 +44,12 @@ pub const MAX_THREADS: usize = 64;
 /// whatever the flag says (no URL in real text comes near a megabyte).
 pub const MAX_CANDIDATE_BYTES: usize = 1 << 20;
 
+/// Most context lines on either side: `-A`, `-B` and `-C` above it are
+/// clamped. Up to `-B` lines (each up to 64 KiB) are kept while the text
+/// after them is read, so this bounds that memory (64 MiB) whatever the
+/// flags say.
+pub const MAX_CONTEXT: usize = 1024;
+
 /// The `--form` values: `<URL:scheme:...>`, `<scheme:...>`, or naked
 /// (with `--naked`). (Plain comments on the variants keep `--help` to one
 /// line per option.)
@@ -220,13 +226,13 @@ pub struct Args {
         conflicts_with_all = ["count", "files_with_matches", "parse", "unique"]
     )]
     pub tally: Option<TallyOrder>,
-    /// Print each URL's lines and N lines after them (urlsift -A 2 a.txt)
+    /// Print each URL's lines and N lines after them, N at most 1024 (urlsift -A 2 a.txt)
     #[arg(short = 'A', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
     pub after_context: Option<usize>,
-    /// Print each URL's lines and N lines before them (urlsift -B 2 a.txt)
+    /// Print each URL's lines and N lines before them, N at most 1024 (urlsift -B 2 a.txt)
     #[arg(short = 'B', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
     pub before_context: Option<usize>,
-    /// Print each URL's lines and N lines around them (urlsift -C 1 a.txt)
+    /// Print each URL's lines and N lines around them, N at most 1024 (urlsift -C 1 a.txt)
     #[arg(short = 'C', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
     pub context: Option<usize>,
     /// Colour paths, line numbers and URLs: auto (a terminal, no NO_COLOR), always, never (urlsift --color always a.txt | less -R)
@@ -450,8 +456,16 @@ impl Args {
             || self.before_context.is_some()
             || self.context.is_some())
         .then(|| Context {
-            before: self.before_context.or(self.context).unwrap_or(0),
-            after: self.after_context.or(self.context).unwrap_or(0),
+            before: self
+                .before_context
+                .or(self.context)
+                .unwrap_or(0)
+                .min(MAX_CONTEXT),
+            after: self
+                .after_context
+                .or(self.context)
+                .unwrap_or(0)
+                .min(MAX_CONTEXT),
         });
         // The --glob patterns, then the --iglob ones (as ripgrep adds them):
         // the later a pattern, the higher its precedence.
@@ -617,6 +631,10 @@ mod tests {
         assert!(fails(&["-j0"]));
         // Clamped, as --help says.
         assert_eq!(cfg(&["-j", "100000"]).threads, MAX_THREADS);
+        let c = cfg(&["-B", "18446744073709551615", "-A", "3"])
+            .context
+            .unwrap();
+        assert_eq!((c.before, c.after), (MAX_CONTEXT, 3));
         assert!(cfg(&[]).threads <= MAX_THREADS);
         assert!(fails(&["-j", "18446744073709551616"]));
         assert!(fails(&["-j", "-1"]));
