@@ -115,15 +115,9 @@ pub(super) fn search_zip_members_unit(
     key: Key,
     end: End,
 ) {
-    let mut chunks = Vec::new();
-    let mut held = 0usize;
+    let mut held = Held::new(order, key, Vec::new());
     let mut emit = |c: Chunk| {
-        held += c.body.body.len();
-        chunks.push(c);
-        if held >= piece() && order.is_next(key) {
-            held = 0;
-            order.commit(key, std::mem::take(&mut chunks), End::Open);
-        }
+        held.push(c);
         Ok(())
     };
     for (k, planned) in members {
@@ -147,7 +141,7 @@ pub(super) fn search_zip_members_unit(
             Planned::Error { name, message } => v.error(&[name], &message),
         };
     }
-    order.commit(key, chunks, end);
+    held.finish(end);
 }
 
 /// Most bytes (declared) of the members of one unit.
@@ -254,18 +248,13 @@ pub(super) fn search_archive_unit(
     ctx: Ctx<'_>,
     order: &Order<'_, '_>,
     key: Key,
-    mut chunks: Vec<Chunk>,
+    chunks: Vec<Chunk>,
     end: End,
 ) {
     let i = input.index;
-    let mut held = 0usize;
+    let mut held = Held::new(order, key, chunks);
     let mut emit = |c: Chunk| {
-        held += c.body.body.len();
-        chunks.push(c);
-        if held >= piece() && order.is_next(key) {
-            held = 0;
-            order.commit(key, std::mem::take(&mut chunks), End::Open);
-        }
+        held.push(c);
         Ok(())
     };
     let _ = match opened {
@@ -275,7 +264,42 @@ pub(super) fn search_archive_unit(
             ..Chunk::failed(i, Some(read_message(&input.entry, &e)))
         }),
     };
-    order.commit(key, chunks, end);
+    held.finish(end);
+}
+
+/// A unit's chunks: once the unit is the next to write, written a piece's
+/// worth at a time as they come (memory stays bounded however large the
+/// archive); else held to the unit's end.
+struct Held<'u, 's, 'a> {
+    order: &'u Order<'s, 'a>,
+    key: Key,
+    chunks: Vec<Chunk>,
+    bytes: usize,
+}
+
+impl<'u, 's, 'a> Held<'u, 's, 'a> {
+    fn new(order: &'u Order<'s, 'a>, key: Key, chunks: Vec<Chunk>) -> Self {
+        Held {
+            order,
+            key,
+            chunks,
+            bytes: 0,
+        }
+    }
+
+    fn push(&mut self, c: Chunk) {
+        self.bytes += c.body.body.len();
+        self.chunks.push(c);
+        if self.bytes >= piece() && self.order.is_next(self.key) {
+            self.bytes = 0;
+            let chunks = std::mem::take(&mut self.chunks);
+            self.order.commit(self.key, chunks, End::Open);
+        }
+    }
+
+    fn finish(self, end: End) {
+        self.order.commit(self.key, self.chunks, end);
+    }
 }
 
 #[cfg(test)]

@@ -254,6 +254,23 @@ pub(super) fn search_piece_mime(
     (recs, lf)
 }
 
+/// Scans a piece of an input read in order (context output), each match
+/// moved to the input's offsets and lines (`lines` before the piece);
+/// returns the piece's line feeds (all of them unless it is the last).
+fn scan_in_order(p: &Piece, lines: u64, ctx: Ctx<'_>, each: &mut dyn FnMut(&mut Match)) -> u64 {
+    ctx.scanner.scan_piece_counting(
+        p.bytes(),
+        p.limit,
+        p.at_end,
+        &p.context,
+        !p.at_end,
+        &mut |m| {
+            m.rebase(p.offset, lines);
+            each(m)
+        },
+    )
+}
+
 /// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
 /// text of its URL's own lines (apart, so the common path stays as lean),
 /// through `own`, which keeps what the next piece needs of a line longer
@@ -271,18 +288,10 @@ pub(super) fn search_piece_json_lines(
         ..Recs::default()
     };
     let mut matches = Vec::new();
-    let lf = ctx.scanner.scan_piece_counting(
-        p.bytes(),
-        p.limit,
-        p.at_end,
-        &p.context,
-        !p.at_end,
-        &mut |m| {
-            m.rebase(p.offset, lines);
-            let id = map.and_then(|mm| mm.lookup(m.offset())).map(str::to_owned);
-            matches.push((m.clone(), id));
-        },
-    );
+    let lf = scan_in_order(p, lines, ctx, &mut |m| {
+        let id = map.and_then(|mm| mm.lookup(m.offset())).map(str::to_owned);
+        matches.push((m.clone(), id));
+    });
     own.piece(
         p.bytes(),
         p.limit,
@@ -311,17 +320,7 @@ pub(super) fn search_piece_context(
         ..Recs::default()
     };
     let mut marks = Vec::new();
-    let lf = ctx.scanner.scan_piece_counting(
-        p.bytes(),
-        p.limit,
-        p.at_end,
-        &p.context,
-        !p.at_end,
-        &mut |m| {
-            m.rebase(p.offset, lines);
-            marks.extend(ctx.printer.mark(m));
-        },
-    );
+    let lf = scan_in_order(p, lines, ctx, &mut |m| marks.extend(ctx.printer.mark(m)));
     cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
     (recs, lf)
 }
