@@ -25,13 +25,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-need() { command -v "$1" >/dev/null 2>&1; }
-if ! need rg; then
-    (apt-get update -qq && apt-get install -y -qq ripgrep) >/dev/null 2>&1 || cargo install -q ripgrep
-fi
-if [ ! -x /usr/bin/time ]; then
-    (apt-get update -qq && apt-get install -y -qq time) >/dev/null 2>&1
-fi
+source "$(dirname "$0")/tools.sh"
+bench_tools
 (cd "$root" && cargo build --release -q)
 bin="$root/target/release/urlsift"
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{all_front_ends, check, load_dir, rejection_name, run_cases, Case, Rng};
+use common::{all_front_ends, check, check_with_rejected, load_dir, run_cases, Case, Rng};
 use proptest::prelude::*;
 use urlsift::{Form, Limits, Match, PieceContext, Policy, Rejection, Scanner, Url};
 
@@ -86,25 +86,7 @@ fn run_extract(c: &Case) -> Vec<String> {
 }
 
 fn run_rejected(c: &Case) -> Vec<String> {
-    let all = naked(c).rejected(true).extract(&c.input);
-    let valid: Vec<_> = all.iter().filter(|m| m.is_valid()).cloned().collect();
-    let mut errs = check(c, &valid);
-    if let Some(want) = &c.rejected {
-        let got: Vec<&str> = all
-            .iter()
-            .filter_map(|m| m.rejection())
-            .map(rejection_name)
-            .collect();
-        if got != *want {
-            errs.push(format!("rejections: got {got:?}, want {want:?}"));
-        }
-    }
-    for m in all.iter().filter(|m| !m.is_valid()) {
-        if m.rejection().unwrap().to_string().is_empty() {
-            errs.push("empty rejection message".into());
-        }
-    }
-    errs
+    check_with_rejected(c, &naked(c).rejected(true).extract(&c.input))
 }
 
 fn run_front_ends(c: &Case) -> Vec<String> {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{check, find_case, load_dir, rejection_name, run_cases, Case};
+use common::{check, check_with_rejected, find_case, load_dir, run_cases, Case};
 use urlsift::{Form, HyphenChoice, Limits, Policy, Rejection, Scanner, Unclosed, Url};
 
 fn cases() -> Vec<Case> {
@@ -94,29 +94,8 @@ fn run_extract(c: &Case) -> Vec<String> {
 /// the same, and the rejections are the ones the case names.
 fn run_rejected(c: &Case) -> Vec<String> {
     let all = c.scanner().rejected(true).extract(&c.input);
-    let valid: Vec<_> = all.iter().filter(|m| m.is_valid()).cloned().collect();
-    let mut errs = check(c, &valid);
-    if let Some(want) = &c.rejected {
-        let got: Vec<&str> = all
-            .iter()
-            .filter_map(|m| m.rejection())
-            .map(rejection_name)
-            .collect();
-        if got != *want {
-            errs.push(format!("rejections: got {got:?}, want {want:?}"));
-        }
-    }
+    let mut errs = check_with_rejected(c, &all);
     for m in all.iter().filter(|m| !m.is_valid()) {
-        if m.url().is_some() {
-            errs.push(format!("rejected {} has url()", m.as_str()));
-        }
-        let r = m.rejection().unwrap();
-        if matches!(r, Rejection::Invalid(_)) != m.error().is_some() {
-            errs.push(format!("rejected {}: error() disagrees", m.as_str()));
-        }
-        if r.to_string().is_empty() {
-            errs.push("empty rejection message".into());
-        }
         if c.input[m.offset() as usize] != b'<' {
             errs.push(format!("rejected {} offset not at '<'", m.as_str()));
         }

@@ -282,6 +282,38 @@ pub fn rejection_name(r: Rejection) -> &'static str {
     }
 }
 
+/// Checks a scan with rejected candidates on (`all`): its valid matches
+/// against the case, the rejections' names against `rejected:`, and what
+/// every rejected candidate says of itself (no URL, an error exactly for
+/// an invalid one, a message).
+pub fn check_with_rejected(case: &Case, all: &[Match]) -> Vec<String> {
+    let valid: Vec<_> = all.iter().filter(|m| m.is_valid()).cloned().collect();
+    let mut errs = check(case, &valid);
+    if let Some(want) = &case.rejected {
+        let got: Vec<&str> = all
+            .iter()
+            .filter_map(|m| m.rejection())
+            .map(rejection_name)
+            .collect();
+        if got != *want {
+            errs.push(format!("rejections: got {got:?}, want {want:?}"));
+        }
+    }
+    for m in all.iter().filter(|m| !m.is_valid()) {
+        if m.url().is_some() {
+            errs.push(format!("rejected {} has url()", m.as_str()));
+        }
+        let r = m.rejection().unwrap();
+        if matches!(r, Rejection::Invalid(_)) != m.error().is_some() {
+            errs.push(format!("rejected {}: error() disagrees", m.as_str()));
+        }
+        if r.to_string().is_empty() {
+            errs.push("empty rejection message".into());
+        }
+    }
+    errs
+}
+
 /// Checks the matches of one case against its expectations; returns a
 /// description of every difference.
 pub fn check(case: &Case, got: &[Match]) -> Vec<String> {

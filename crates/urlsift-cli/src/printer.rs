@@ -147,6 +147,15 @@ fn put_line(recs: &mut Recs, m: &Match) {
     }
 }
 
+/// `line:column:` of a match, for `--tally`'s first place.
+fn put_place(recs: &mut Recs, m: &Match) {
+    put_line(recs, m);
+    let out = &mut recs.body;
+    out.push(b':');
+    put_u64(out, m.column());
+    out.push(b':');
+}
+
 /// The formatting settings.
 #[derive(Clone, Debug)]
 pub struct Printer {
@@ -578,12 +587,8 @@ impl Printer {
                 Mode::Tally(_) => {
                     // The place and the text as written: `line:column:url`
                     // (the writer keeps the first of each key).
-                    put_line(recs, m);
-                    let out = &mut recs.body;
-                    out.push(b':');
-                    put_u64(out, m.column());
-                    out.push(b':');
-                    out.extend_from_slice(reading);
+                    put_place(recs, m);
+                    recs.body.extend_from_slice(reading);
                 }
                 Mode::Json => match parsed() {
                     Some(url) => {
@@ -683,12 +688,8 @@ impl Printer {
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
             Mode::Tally(_) => {
-                put_line(recs, m);
-                let out = &mut recs.body;
-                out.push(b':');
-                put_u64(out, m.column());
-                out.push(b':');
-                escape_bytes(out, m.as_bytes());
+                put_place(recs, m);
+                escape_bytes(&mut recs.body, m.as_bytes());
             }
             Mode::Plain => {
                 self.lead(recs, name, m, true, msgid);

@@ -1,6 +1,8 @@
 //! Reading an input in pieces cut at line starts, and the buffers they reuse.
 
 use std::io::{self, Read};
+
+use crate::printer::Recs;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -163,11 +165,16 @@ pub(super) static SHARED: Pool = Pool::new(8, usize::MAX, usize::MAX);
 /// all.
 pub(super) static BODIES: Pool = Pool::new(256, 256 << 10, 2 << 20);
 
-/// An empty output buffer, from [`BODIES`] when one is there.
-pub(super) fn take_body() -> Vec<u8> {
+/// Empty output for a piece, its buffer from [`BODIES`] when one is there;
+/// `relative` when its line numbers count from the piece's start.
+pub(super) fn new_recs(relative: bool) -> Recs {
     let mut body = BODIES.take().unwrap_or_default();
     body.clear();
-    body
+    Recs {
+        body,
+        relative,
+        ..Recs::default()
+    }
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -140,19 +140,13 @@ pub(super) fn search_pieces<R: Read>(
     }
     if let Some(cl) = context.as_mut() {
         // A last line without a line feed waited for more.
-        let mut recs = Recs {
-            body: take_body(),
-            ..Recs::default()
-        };
+        let mut recs = new_recs(false);
         cl.finish(&mut recs, name);
         emit(recs, 0, 0).map_err(Fail::Write)?;
     }
     if json_lines {
         // Matches whose last line the input ended inside.
-        let mut recs = Recs {
-            body: take_body(),
-            ..Recs::default()
-        };
+        let mut recs = new_recs(false);
         own.finish(&mut |m, id, text| {
             ctx.printer
                 .push_match_with(&mut recs, name, m, id, Some(text));
@@ -160,18 +154,9 @@ pub(super) fn search_pieces<R: Read>(
         emit(recs, 0, 0).map_err(Fail::Write)?;
     }
     if let Some((push, start)) = mime {
-        let mut recs = Recs {
-            body: take_body(),
-            relative,
-            ..Recs::default()
-        };
+        let mut recs = new_recs(relative);
         push.finish_each(&mut |m| {
-            m.rebase(start, 0);
-            let m: &Match = m;
-            let id = m
-                .forwarded_message_id()
-                .or_else(|| last_map.as_ref().and_then(|mm| mm.lookup(m.offset())));
-            ctx.printer.push_match(&mut recs, name, m, id);
+            push_mime_match(&mut recs, m, start, last_map.as_ref(), ctx, name)
         });
         emit(recs, 0, 0).map_err(Fail::Write)?;
     }
@@ -195,11 +180,7 @@ pub(super) fn search_piece(
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
-    let mut recs = Recs {
-        body: take_body(),
-        relative,
-        ..Recs::default()
-    };
+    let mut recs = new_recs(relative);
     // Line feeds past the last match are counted only when a later piece
     // numbers its lines from them.
     let count_rest = ctx.printer.wants_lines() && (relative || !p.at_end);
@@ -231,20 +212,10 @@ pub(super) fn search_piece_mime(
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
-    let mut recs = Recs {
-        body: take_body(),
-        relative,
-        ..Recs::default()
-    };
+    let mut recs = new_recs(relative);
     let bytes = &p.bytes()[..p.limit];
     push.feed_each(bytes, &mut |m| {
-        m.rebase(start, 0);
-        let m: &Match = m;
-        // In a forwarded message: its own Message-ID.
-        let id = m
-            .forwarded_message_id()
-            .or_else(|| map.and_then(|mm| mm.lookup(m.offset())));
-        ctx.printer.push_match(&mut recs, name, m, id);
+        push_mime_match(&mut recs, m, start, map, ctx, name)
     });
     let lf = if ctx.printer.wants_lines() && relative {
         bytecount::count(bytes, b'\n') as u64
@@ -252,6 +223,25 @@ pub(super) fn search_piece_mime(
         0
     };
     (recs, lf)
+}
+
+/// Formats a match of a stream's MIME push scanner, whose offsets count
+/// from `start`; a URL in a forwarded message gets that message's own
+/// Message-ID.
+fn push_mime_match(
+    recs: &mut Recs,
+    m: &mut Match,
+    start: u64,
+    map: Option<&MessageMap>,
+    ctx: Ctx<'_>,
+    name: &InputName,
+) {
+    m.rebase(start, 0);
+    let m: &Match = m;
+    let id = m
+        .forwarded_message_id()
+        .or_else(|| map.and_then(|mm| mm.lookup(m.offset())));
+    ctx.printer.push_match(recs, name, m, id);
 }
 
 /// Scans a piece of an input read in order (context output), each match
@@ -283,10 +273,7 @@ pub(super) fn search_piece_json_lines(
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
-    let mut recs = Recs {
-        body: take_body(),
-        ..Recs::default()
-    };
+    let mut recs = new_recs(false);
     let mut matches = Vec::new();
     let lf = scan_in_order(p, lines, ctx, &mut |m| {
         let id = map.and_then(|mm| mm.lookup(m.offset())).map(str::to_owned);
@@ -315,10 +302,7 @@ pub(super) fn search_piece_context(
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
-    let mut recs = Recs {
-        body: take_body(),
-        ..Recs::default()
-    };
+    let mut recs = new_recs(false);
     let mut marks = Vec::new();
     let lf = scan_in_order(p, lines, ctx, &mut |m| marks.extend(ctx.printer.mark(m)));
     cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
