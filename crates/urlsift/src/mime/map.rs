@@ -242,6 +242,39 @@ impl Map {
         let p = m.offset;
         let first = self.index(p);
         let run = &self.runs[first];
+        if run.kind == Kind::Identity
+            && self
+                .runs
+                .get(first + 1)
+                .map_or(true, |next| next.d >= m.end)
+        {
+            // All of the match in one identity run (most matches, and all
+            // in text scanned in place): every offset moves by the same.
+            let shift = run.r.wrapping_sub(run.d);
+            m.column = run.column(p, m.column - 1) + 1;
+            m.line = (m.line as i64 + run.delta).max(1) as u64;
+            m.offset = p.wrapping_add(shift);
+            m.end = m.end.max(p).wrapping_add(shift);
+            // Spans moved, joined and dropped as the general case does.
+            let mut w = 0;
+            for i in 0..m.spans.len() {
+                let (a, b) = (
+                    m.spans[i].start.wrapping_add(shift),
+                    m.spans[i].end.wrapping_add(shift),
+                );
+                if w > 0 && m.spans[w - 1].end == a {
+                    m.spans[w - 1].end = b;
+                } else if b > a {
+                    m.spans[w] = Span { start: a, end: b };
+                    w += 1;
+                }
+            }
+            m.spans.truncate(w);
+            m.encoding = run.place.encoding;
+            m.content_type = run.place.content_type.clone();
+            m.forwarded_id = run.place.message_id.clone();
+            return;
+        }
         let offset = run.raw(p);
         let line = (m.line as i64 + run.delta).max(1) as u64;
         let column = run.column(p, m.column - 1) + 1;

@@ -31,6 +31,7 @@
 mod base64;
 mod map;
 mod qp;
+mod unchanged;
 
 use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
@@ -302,6 +303,23 @@ impl Reader {
         if let Some(k) = memrchr(b'\n', &run.raw[run.lo..pos]) {
             self.line_start = run.base + (run.lo + k + 1) as u64;
         }
+    }
+
+    /// Moves the line state over `raw[from..]` (raw offset `base`), text
+    /// with no structure in it.
+    fn move_plain(&mut self, raw: &[u8], base: u64, from: usize) {
+        let run = Pass {
+            raw,
+            base,
+            eof: false,
+            lo: from,
+            lo_line_start: self.at_line_start,
+            lo_prev_empty: self.prev_empty,
+            checked: None,
+            next_from: None,
+            next_dashes: None,
+        };
+        self.settle(&run, raw.len());
     }
 
     /// Decides whether the input is a message (rule 10).
@@ -879,18 +897,12 @@ fn type_byte(b: u8) -> bool {
 /// first occurrence first) of a `Content-Type` value; one that is not
 /// `type/subtype` means `text/plain` (rule 10).
 fn content_type(v: &[u8]) -> (String, Vec<(String, Vec<u8>)>) {
-    let plain = || ("text/plain".to_string(), Vec::new());
-    let mut i = v.iter().take_while(|&&b| py_space(b)).count();
-    let t = v[i..].iter().take_while(|&&b| type_byte(b)).count();
-    if t == 0 || v.get(i + t) != Some(&b'/') {
-        return plain();
-    }
-    let s = v[i + t + 1..].iter().take_while(|&&b| type_byte(b)).count();
-    if s == 0 {
-        return plain();
-    }
-    let ctype = String::from_utf8_lossy(&v[i..i + t + 1 + s]).to_ascii_lowercase();
-    i += t + 1 + s;
+    let Some((t, s, mut i)) = content_type_value(v) else {
+        return ("text/plain".to_string(), Vec::new());
+    };
+    let mut ctype = String::from_utf8_lossy(t).to_ascii_lowercase();
+    ctype.push('/');
+    ctype.push_str(&String::from_utf8_lossy(s).to_ascii_lowercase());
     let mut params: Vec<(String, Vec<u8>)> = Vec::new();
     // Each `; name = value`, found by search as the reference does.
     while let Some(k) = memchr(b';', &v[i..]) {
@@ -906,6 +918,22 @@ fn content_type(v: &[u8]) -> (String, Vec<(String, Vec<u8>)>) {
         }
     }
     (ctype, params)
+}
+
+/// The `type` and `subtype` of a `Content-Type` value and where they end,
+/// or `None` when it is no `type/subtype` (which means `text/plain`).
+fn content_type_value(v: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+    let i = v.iter().take_while(|&&b| py_space(b)).count();
+    let t = v[i..].iter().take_while(|&&b| type_byte(b)).count();
+    if t == 0 || v.get(i + t) != Some(&b'/') {
+        return None;
+    }
+    let j = i + t + 1;
+    let s = v[j..].iter().take_while(|&&b| type_byte(b)).count();
+    if s == 0 {
+        return None;
+    }
+    Some((&v[i..i + t], &v[j..j + s], j + s))
 }
 
 /// The parameter at `v[i] == b';'`: name, value and the end, or `None`.
@@ -971,6 +999,12 @@ pub(crate) struct MimeScan {
     dbase: u64,
     fresh: usize,
     min_read: usize,
+    /// Text the reader leaves as it is is scanned where it lies
+    /// ([`unchanged`]); off only to test that this changes nothing.
+    in_place: bool,
+    /// Where [`Reader::skim`] writes what is dropped.
+    scratch: Vec<u8>,
+    scratch_map: Map,
 }
 
 /// Raw bytes handed to the reader at once.
@@ -1029,6 +1063,9 @@ impl MimeScan {
             dbase: 0,
             fresh: 0,
             min_read: min_read.max(1),
+            in_place: true,
+            scratch: Vec::new(),
+            scratch_map: Map::default(),
         }
     }
 
@@ -1052,6 +1089,11 @@ impl MimeScan {
     pub fn feed(&mut self, mut data: &[u8], each: &mut dyn FnMut(&mut Match)) {
         while !data.is_empty() {
             if self.raw.is_empty() {
+                let took = self.feed_unchanged(data, each);
+                if took > 0 {
+                    data = &data[took..];
+                    continue;
+                }
                 // Straight from the caller's bytes; only an undecided tail
                 // (at most about HOLD bytes) is copied.
                 let take = data.len().min(STEP);
