@@ -8,16 +8,15 @@
 //! and copying it into the decoded buffer.
 //!
 //! [`survey`] finds how far such a stretch goes from a reader state that
-//! reads text as it is ([`Reader::leaves_as_is`]): up to the first line
-//! that might change the reading, that is a line starting with a
-//! `Content-Type` that is not plain text or a `Content-Transfer-Encoding`
-//! that decodes. Everything else a reader does in such a stretch (mbox
-//! `From ` lines starting messages, header blocks, `text/plain` bodies)
-//! writes its bytes unchanged. A line is looked at only when it starts
-//! with `C`, `c` or `F`, found by one vector search for a line feed and
-//! one of those bytes. The survey is conservative: a `Content-Type` line
-//! in a body is text to the reader, but ends the stretch all the same, and
-//! the reader takes it from there.
+//! reads text as it is ([`Reader::leaves_as_is`]): up to the first header
+//! field that might change the reading, a `Content-Type` that is not plain
+//! text or a `Content-Transfer-Encoding` that decodes. Everything else a
+//! reader does in such a stretch (mbox `From ` lines starting messages,
+//! header blocks, plain bodies) writes its bytes unchanged. Header blocks
+//! are walked with a vector search for the only lines that may matter
+//! there (those starting with `C` or `c`, and the empty line that ends the
+//! block); in text only an `F` may start what matters, an mbox `From `
+//! line after an empty line, found by a byte search.
 //!
 //! The reader then takes up its state at the stretch's end
 //! ([`Reader::skim`]) by reading only from the last message start the
