@@ -42,13 +42,13 @@ const LONGEST_FIELD: usize = 1000;
 
 /// What [`survey`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Survey {
+struct Survey {
     /// The stretch is `bytes[..end]`: `end` is a line start (the first line
     /// that might change the reading, or the end of the last complete line).
-    pub end: usize,
+    end: usize,
     /// The last message start in the stretch: a line starting with `From `
     /// after an empty line.
-    pub last_message: Option<usize>,
+    last_message: Option<usize>,
 }
 
 /// How far `bytes` read as they are, for a reader in `mode` (one that
@@ -58,7 +58,7 @@ pub(crate) struct Survey {
 /// Header blocks are walked line by line (a few lines per message, each
 /// looked at only when it starts with `C` or `c`); in text only an `F` can
 /// start what matters, a message, found by one byte search.
-pub(crate) fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Survey {
+fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Survey {
     let Some(k) = memrchr(b'\n', bytes) else {
         return Survey {
             end: 0,
@@ -266,7 +266,7 @@ fn changes(line: &[u8]) -> bool {
 /// is at the top level, whatever continuation lines add: `text/*` but
 /// markup, or anything that is no `type/subtype` (which means
 /// `text/plain`). A blank first line is not judged: the type may follow.
-pub(crate) fn plain_type(value: &[u8]) -> bool {
+fn plain_type(value: &[u8]) -> bool {
     let start = value.iter().position(|&b| !py_space(b));
     let Some(start) = start else {
         return false;
@@ -296,7 +296,7 @@ pub(crate) fn plain_type(value: &[u8]) -> bool {
 /// A `Content-Transfer-Encoding` value (its first line) that decodes
 /// nothing, whatever continuation lines add (they are joined with a space,
 /// so a non-blank first line never becomes `base64`).
-pub(crate) fn plain_encoding(value: &[u8]) -> bool {
+fn plain_encoding(value: &[u8]) -> bool {
     let v = py_strip(value);
     !v.is_empty()
         && !v.eq_ignore_ascii_case(b"quoted-printable")
