@@ -15,12 +15,13 @@
 //!
 //! Structure is found in the raw bytes only, at line starts, and never
 //! needs more than [`HOLD`] bytes past a line start, so memory is bounded
-//! whatever the input: a long line is taken in pieces. A message without
-//! MIME encoding costs a search for the next `From ` line (and `--` inside
-//! a multipart) and a copy.
+//! whatever the input: a long line is taken in pieces.
 //!
 //! [`MimeScan`] joins the reader to the scanning engine and moves each
-//! match back to the raw input ([`Map::translate`]).
+//! match back to the raw input ([`Map::translate`]). Text that the reader
+//! would copy as it is (mail without MIME encoding: most mail) does not go
+//! through the reader at all: it is surveyed and scanned where it lies
+//! ([`unchanged`]).
 //!
 //! Readings where the contract leaves room are those of the reference
 //! extractor (`ref-extract --mime`); two bounds are added: a boundary line
