@@ -33,7 +33,7 @@ use memchr::{memchr, memrchr};
 
 use super::{content_type_value, py_space, py_strip, type_byte, Mode, Out, Reader, HOLD};
 use super::{Field, MimeScan, Place};
-use crate::scan::Match;
+use crate::scan::{Match, Skip};
 
 /// Longest field line the survey judges; a longer `Content-*` line ends
 /// the stretch (the reader keeps at most `VALUE_CAP` bytes of a value, and
@@ -69,6 +69,9 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
     let stop = |end, last_message| Survey { end, last_message };
     let mut last_message = None;
     let mut pos = 0;
+    // Built once: a search per `F` (one per some hundred bytes of text)
+    // would pay `memchr`'s dispatch each time.
+    let find_f = Skip::byte(b'F');
     let mut header = match mode {
         Mode::Header => true,
         Mode::Start => {
@@ -114,7 +117,7 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
             }
             continue;
         }
-        let Some(k) = memchr(b'F', &bytes[pos..]) else {
+        let Some(k) = find_f.find(&bytes[pos..]) else {
             break;
         };
         let p = pos + k;
