@@ -383,8 +383,8 @@ impl Naked {
             return Outcome::Rejected(t, Rejection::Invalid(e));
         }
         // The parser reads up to its error (or the whole text).
-        match Url::parse_with(text, self.policy) {
-            Ok(_) => {
+        match Url::check(text, self.policy) {
+            Ok(()) => {
                 self.work += text.len() as u64;
                 Outcome::Url(t)
             }

@@ -1490,7 +1490,7 @@ impl Engine {
     ) -> bool {
         let policy = self.cfg.policy;
         if self.hyphens.is_empty() {
-            return match Url::parse_with(&self.joined, policy) {
+            return match Url::check(&self.joined, policy) {
                 Ok(_) => {
                     self.make(base, p, end, None);
                     emit(&mut self.out);
@@ -1513,7 +1513,7 @@ impl Engine {
                 // dropped, when that reading is valid too.
                 let alternative = if drops.is_empty() {
                     self.build_reading(0..k);
-                    Url::parse_with(&self.reading, policy)
+                    Url::check(&self.reading, policy)
                         .ok()
                         .map(|_| self.reading.clone())
                 } else {
@@ -1575,7 +1575,7 @@ impl Engine {
             }
             budget -= 1;
             self.build_reading(drops.iter().copied());
-            let err = match Url::parse_with(&self.reading, policy) {
+            let err = match Url::check(&self.reading, policy) {
                 Ok(_) => return Ok(drops),
                 Err(e) => e,
             };

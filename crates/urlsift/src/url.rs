@@ -264,6 +264,16 @@ impl<'a> Url<'a> {
         Ok(Url { s, p })
     }
 
+    /// Whether `input` is a URL under `policy`: [`Url::parse_with`]'s
+    /// verdict without building the `Url` (the scanner asks this of every
+    /// candidate and keeps only the bytes). The parser accepts ASCII only,
+    /// so the text check `parse_with` adds cannot fail after it.
+    pub(crate) fn check(input: &[u8], policy: Policy) -> Result<(), ParseError> {
+        parser::parse(input, policy)?;
+        debug_assert!(input.is_ascii());
+        Ok(())
+    }
+
     /// The whole URL as given, fragment included.
     pub fn as_str(&self) -> &'a str {
         self.s
