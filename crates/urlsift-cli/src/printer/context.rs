@@ -593,6 +593,7 @@ mod tests {
             stdin: false,
             show: false,
             member_at: None,
+            escaped: Default::default(),
         }
     }
 

@@ -153,6 +153,7 @@ mod tests {
             stdin: false,
             show: true,
             member_at: None,
+            escaped: Default::default(),
         }
     }
 

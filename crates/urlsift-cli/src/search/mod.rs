@@ -193,6 +193,7 @@ impl Input {
             stdin: matches!(entry, Entry::Stdin),
             show,
             member_at: None,
+            escaped: Default::default(),
         };
         Input { index, entry, name }
     }
@@ -215,6 +216,7 @@ impl Input {
                 show
             },
             member_at: (!names.is_empty()).then_some(self.name.display.len()),
+            escaped: Default::default(),
         };
         Input {
             index: self.index,
