@@ -167,36 +167,44 @@ impl<'a> Cursor<'a> {
         let mut dots = 0u32;
         let mut all_digits = true; // every finished label is digits only
         let mut cur_digits = true;
-        let mut last = 0u8;
-        // The cursor in a local, one table load per byte (see `run`).
-        while pos < s.len() {
-            let b = s[pos];
-            let c = class::TABLE[b as usize];
-            if c & class::ALPHADIGIT != 0 {
-                cur_digits &= c & class::DIGIT != 0;
-            } else if b == b'-' {
-                if pos == label {
-                    self.pos = pos;
-                    return Err(self.err(ErrorKind::LabelStart, "hostname"));
+        loop {
+            // A run of letters and digits, most of a host: one table test
+            // per byte, the letters seen noted once for the run.
+            let mut kinds = 0;
+            while let Some(&b) = s.get(pos) {
+                let c = class::TABLE[b as usize];
+                if c & class::ALPHADIGIT == 0 {
+                    break;
                 }
-                cur_digits = false;
-            } else if b == b'.' {
-                if pos == label {
-                    self.pos = pos;
-                    return Err(self.err(ErrorKind::LabelStart, "hostname"));
-                }
-                if last == b'-' {
-                    self.pos = pos;
-                    return Err(self.err(ErrorKind::LabelEnd, "hostname"));
-                }
-                all_digits &= cur_digits;
-                cur_digits = true;
-                dots += 1;
-                label = pos + 1;
-            } else {
-                break;
+                kinds |= c;
+                pos += 1;
             }
-            last = b;
+            cur_digits &= kinds & class::ALPHA == 0;
+            match s.get(pos) {
+                Some(b'-') => {
+                    if pos == label {
+                        self.pos = pos;
+                        return Err(self.err(ErrorKind::LabelStart, "hostname"));
+                    }
+                    cur_digits = false;
+                }
+                Some(b'.') => {
+                    if pos == label {
+                        self.pos = pos;
+                        return Err(self.err(ErrorKind::LabelStart, "hostname"));
+                    }
+                    // (The label is not empty: a byte before it.)
+                    if s[pos - 1] == b'-' {
+                        self.pos = pos;
+                        return Err(self.err(ErrorKind::LabelEnd, "hostname"));
+                    }
+                    all_digits &= cur_digits;
+                    cur_digits = true;
+                    dots += 1;
+                    label = pos + 1;
+                }
+                _ => break,
+            }
             pos += 1;
         }
         self.pos = pos;
@@ -206,7 +214,7 @@ impl<'a> Cursor<'a> {
         if self.pos == label {
             return Err(self.err(ErrorKind::TrailingDot, "hostname"));
         }
-        if last == b'-' {
+        if self.s[pos - 1] == b'-' {
             return Err(self.err(ErrorKind::LabelEnd, "hostname"));
         }
         if is(self.s[label], class::ALPHA) {
