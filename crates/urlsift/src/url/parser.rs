@@ -620,7 +620,7 @@ pub(super) fn parse(s: &[u8], policy: Policy) -> R<Parts> {
             return Err(ParseError::new(i, kind, "scheme"));
         }
     }
-    let scheme = Scheme::from_name(&s[..i]);
+    let scheme = Scheme::from_prefix(s, i);
     let mut p = Parts {
         scheme_end: i as u32,
         scheme,
