@@ -90,9 +90,12 @@ pub(crate) enum Step {
 #[derive(Clone, Copy, Debug)]
 struct Run {
     /// Cursor: the start of the last candidate looked at (or the pass's
-    /// position); `net` is `)` minus `(` over `at..hi`.
+    /// position); `net` is `)` minus `(` over `at..hi` once `counted`.
     at: u64,
     net: i64,
+    /// The balance is counted only when a candidate ends in `)`, as few
+    /// do; from then on it is kept up as the cursor and the end move.
+    counted: bool,
     /// Bytes `at..hi` are all run bytes.
     hi: u64,
     /// `hi` holds a byte that ends the run (or is the end of the input).
@@ -228,9 +231,11 @@ impl Naked {
             if x >= r.hi {
                 self.run = None;
             } else if x > r.at {
-                let bytes = &buf[(r.at - base) as usize..(x - base) as usize];
-                self.work += bytes.len() as u64;
-                r.net -= net(bytes);
+                if r.counted {
+                    let bytes = &buf[(r.at - base) as usize..(x - base) as usize];
+                    self.work += bytes.len() as u64;
+                    r.net -= net(bytes);
+                }
                 r.at = x;
             }
         }
@@ -354,13 +359,16 @@ impl Naked {
             _ => Run {
                 at: s,
                 net: 0,
+                counted: false,
                 hi: s,
                 closed: false,
             },
         };
         if r.at < s {
-            self.work += s - r.at;
-            r.net -= net(&buf[(r.at - base) as usize..si]);
+            if r.counted {
+                self.work += s - r.at;
+                r.net -= net(&buf[(r.at - base) as usize..si]);
+            }
             r.at = s;
         }
         if !r.closed && r.hi < bound {
@@ -371,7 +379,9 @@ impl Naked {
                 .take_while(|&&b| self.run_bytes[b as usize])
                 .count();
             self.work += len as u64 + 1;
-            r.net += net(&buf[from..from + len]);
+            if r.counted {
+                r.net += net(&buf[from..from + len]);
+            }
             r.hi += len as u64;
             r.closed = from + len < to || (from + len == n && eof);
         }
@@ -382,9 +392,9 @@ impl Naked {
             }
             return Outcome::NeedMore;
         }
-        let end = r.hi;
         // Then the trailing bytes and unbalanced `)`.
-        let t = self.trim(buf, base, c_abs, end, r.net);
+        let t = self.trim(buf, base, c_abs, &mut r);
+        self.run = Some(r);
         // Rule 16: validation, the fragment split off by the parser.
         let text = &buf[si..(t - base) as usize];
         let after = &text[c + 1 - si..];
@@ -410,9 +420,10 @@ impl Naked {
         }
     }
 
-    /// Where the candidate with colon `c` in the run ending at `end` ends
-    /// after trimming; `net` is `)` minus `(` from its start to `end`.
-    fn trim(&mut self, buf: &[u8], base: u64, c: u64, end: u64, net: i64) -> u64 {
+    /// Where the candidate with colon `c` in the run `r` (from the
+    /// candidate's start to the run's end) ends after trimming.
+    fn trim(&mut self, buf: &[u8], base: u64, c: u64, r: &mut Run) -> u64 {
+        let end = r.hi;
         let floor = c + 1;
         if self.tail.end != end {
             // Walked once per run end: back over trailing bytes and `)`,
@@ -435,6 +446,16 @@ impl Naked {
         }
         let lo = self.tail.lo.max(floor);
         let first = self.tail.closes.partition_point(|&x| x < lo);
+        if first == self.tail.closes.len() {
+            return lo;
+        }
+        if !r.counted {
+            let bytes = &buf[(r.at - base) as usize..(r.hi - base) as usize];
+            self.work += bytes.len() as u64;
+            r.net = net(bytes);
+            r.counted = true;
+        }
+        let net = r.net;
         let closes = &self.tail.closes[first..];
         // In `lo..end` there is no `(`: from `lo` on, the balance only
         // grows by one at each `)`. The `)` number m (from 1) is kept
