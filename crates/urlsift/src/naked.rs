@@ -125,6 +125,9 @@ pub(crate) struct Naked {
     scheme_start: u64,
     /// No candidate starts before this: inside a reported `<...>` or naked URL.
     pub(crate) hidden: u64,
+    /// No colon in `pos..clear` may start a candidate: the engine's search
+    /// for `<` looked at them (see [`Naked::find_lt`]).
+    clear: u64,
     run: Option<Run>,
     tail: Tail,
     /// The search for ':' (built once: most searches are short), where
@@ -166,11 +169,12 @@ impl Naked {
                 at
             },
             hidden: at + hidden,
+            clear: at,
             run: None,
             tail: Tail::default(),
             colon: Skip::byte(b':'),
             #[cfg(target_arch = "x86_64")]
-            avx2: std::is_x86_feature_detected!("avx2"),
+            avx2: std::is_x86_feature_detected!("avx2") && !tests_want_plain(),
             #[cfg(not(target_arch = "x86_64"))]
             avx2: false,
             work: 0,
@@ -257,7 +261,7 @@ impl Naked {
             // The colons passed over start nothing, and `pos` need not move
             // past them: the walk back over a scheme stops at a colon, and
             // the run cursor catches up in `candidate`.
-            let at = ((self.pos - base) as usize).min(reach);
+            let at = ((self.pos.max(self.clear) - base) as usize).min(reach);
             let Some(c) = self.next_colon(buf, at, reach, eof) else {
                 self.move_to(buf, base, upto);
                 return Step::Done;
@@ -313,6 +317,43 @@ impl Naked {
                 }
             }
         }
+    }
+
+    /// The engine's search for `<` in `i..limit` (relative to `buf`, at
+    /// absolute `base`), which with AVX2 also looks at the colons on the
+    /// way: it stops at the first `<` or, before it, at the first colon
+    /// that may start a candidate, and the pass need not look at the bytes
+    /// before either again. One pass over the text instead of two.
+    #[inline]
+    pub(crate) fn find_lt(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        i: usize,
+        limit: usize,
+        eof: bool,
+    ) -> Found {
+        // The colons before `i` must all have been looked at: `i` is where
+        // the last search stopped, or one past the `<` it stopped at.
+        let from = self.pos.max(self.clear);
+        let at = base + i as u64;
+        let seen = from >= at || (from + 1 == at && buf[i - 1] != b':');
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 && i >= 2 && seen {
+            // SAFETY: the CPU has AVX2 (detected in `Naked::new`).
+            let (found, clear) = unsafe { avx2::find_lt(buf, i, limit, eof) };
+            self.clear = base + clear as u64;
+            return found;
+        }
+        let _ = (limit, eof, seen);
+        Found::Plain(i)
+    }
+
+    /// Whether a colon before `x` (absolute) may still start a candidate
+    /// the pass has not looked at (see [`Naked::find_lt`]).
+    #[inline]
+    pub(crate) fn pending(&self, x: u64) -> bool {
+        self.clear < x
     }
 
     /// The first colon in `at..reach` that may start a candidate (see
@@ -469,6 +510,35 @@ impl Naked {
             lo
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The tests turn AVX2 off, to compare with the plain searches.
+    static PLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the tests asked for the plain searches (see `PLAIN`).
+#[cfg(target_arch = "x86_64")]
+fn tests_want_plain() -> bool {
+    #[cfg(test)]
+    return PLAIN.with(|p| p.get());
+    #[cfg(not(test))]
+    false
+}
+
+/// What [`Naked::find_lt`] found (positions relative to the buffer).
+#[derive(Debug)]
+pub(crate) enum Found {
+    /// The first `<`, with no colon before it that may start a candidate.
+    Lt(usize),
+    /// A colon that may start a candidate, before any `<`.
+    Colon(usize),
+    /// Neither, up to the limit.
+    End,
+    /// Neither before this; the rest is for the plain search for `<` (and
+    /// the pass looks at its colons itself).
+    Plain(usize),
 }
 
 /// How one candidate was decided.
@@ -638,6 +708,76 @@ mod avx2 {
         let lo = mask(_mm256_cmpeq_epi8(load(q), k.colon));
         let hi = mask(_mm256_cmpeq_epi8(load(q.add(32)), k.colon));
         lo as u64 | (hi as u64) << 32
+    }
+
+    /// [`super::Naked::find_lt`] with AVX2 (`i >= 2`): what was found,
+    /// and how far no colon may start a candidate.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn find_lt(
+        buf: &[u8],
+        i: usize,
+        limit: usize,
+        eof: bool,
+    ) -> (super::Found, usize) {
+        use super::Found;
+        let n = buf.len();
+        let table = |k: usize| {
+            // SAFETY: a table is 16 bytes.
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(PAIRS[k].as_ptr().cast()))
+        };
+        let k = Consts {
+            colon: _mm256_set1_epi8(b':' as i8),
+            slash: _mm256_set1_epi8(b'/' as i8),
+            case: _mm256_set1_epi8(0x20),
+            nib: _mm256_set1_epi8(0x0f),
+            pairs: [table(0), table(1), table(2), table(3)],
+        };
+        let lt = _mm256_set1_epi8(b'<' as i8);
+        let p = buf.as_ptr();
+        let mut j = i;
+        while j < limit && j + 66 <= n {
+            // SAFETY: `j >= 2` and `j + 66 <= n`: the 64 bytes and the two
+            // either side of them are in `buf`.
+            let q = p.add(j);
+            let (v0, v1) = (load(q), load(q.add(32)));
+            let (l0, l1) = (_mm256_cmpeq_epi8(v0, lt), _mm256_cmpeq_epi8(v1, lt));
+            let (c0, c1) = (
+                _mm256_cmpeq_epi8(v0, k.colon),
+                _mm256_cmpeq_epi8(v1, k.colon),
+            );
+            let any = _mm256_or_si256(_mm256_or_si256(l0, l1), _mm256_or_si256(c0, c1));
+            if _mm256_movemask_epi8(any) != 0 {
+                let mut lts = mask(l0) as u64 | (mask(l1) as u64) << 32;
+                let mut cs = mask(c0) as u64 | (mask(c1) as u64) << 32;
+                if limit < j + 64 {
+                    let m = (1u64 << (limit - j)) - 1;
+                    lts &= m;
+                    cs &= m;
+                }
+                // The colons before the first `<`.
+                cs &= (lts & lts.wrapping_neg()).wrapping_sub(1);
+                if cs != 0 {
+                    cs &= kept(q, &k) as u64 | (kept(q.add(32), &k) as u64) << 32;
+                    while cs != 0 {
+                        let c = j + cs.trailing_zeros() as usize;
+                        if super::may_start(buf, c, eof) {
+                            return (Found::Colon(c), c);
+                        }
+                        cs &= cs - 1;
+                    }
+                }
+                if lts != 0 {
+                    let at = j + lts.trailing_zeros() as usize;
+                    return (Found::Lt(at), at);
+                }
+            }
+            j += 64;
+        }
+        if j >= limit {
+            (Found::End, limit)
+        } else {
+            (Found::Plain(j), j)
+        }
     }
 
     /// The 32 bytes at `q`.
@@ -932,6 +1072,99 @@ mod tests {
                     String::from_utf8_lossy(&buf)
                 );
             }
+        }
+    }
+
+    /// With AVX2 (the colons looked at by the engine's search for `<`) and
+    /// without, the same matches, in one piece and fed in chunks of any
+    /// size, with and without the rejected candidates.
+    #[test]
+    fn avx2_and_plain_searches_agree() {
+        let words: &[&[u8]] = &[
+            b"http://a.example/x",
+            b"<URL:ftp://b.example/c>",
+            b"Date: 10:11:12",
+            b"mailto:x@y.z",
+            b"news:comp.x",
+            b"<",
+            b">",
+            b":",
+            b"//",
+            b"(",
+            b")",
+            b".",
+            b" ",
+            b"\n",
+            b"\n\n",
+            b"ab",
+            b"HTTP://",
+            b"a:b",
+            b"x<y:z>",
+            b"NNTP://h/",
+            b"<http://q.example/>http://r.example/",
+            b"telnet:",
+            b"file:/x",
+            b"Subject: re: ",
+            b"wais://w/d?q",
+            b">> ",
+            b"https://s/(w)).",
+            b"\x80",
+            b"gopher://g/1",
+            b"prospero://p/q",
+            b"<news:a.b>",
+            b"x@y",
+            b"::://",
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let seen = |m: &mut crate::Match, out: &mut Vec<String>| {
+            out.push(format!(
+                "{} {} {} {}:{} {:?} {:?}",
+                m.offset(),
+                m.end(),
+                m.form().as_str(),
+                m.line(),
+                m.column(),
+                m.as_str(),
+                m.rejection().map(|r| r.to_string())
+            ))
+        };
+        for round in 0..150 {
+            let mut text = Vec::new();
+            let len = next(3000);
+            while text.len() < len {
+                text.extend_from_slice(words[next(words.len())]);
+            }
+            let s = crate::Scanner::new().naked(true).rejected(round % 2 == 0);
+            let chunk = 1 + next(200);
+            let mut runs = Vec::new();
+            for plain in [false, true] {
+                PLAIN.with(|p| p.set(plain));
+                let mut whole = Vec::new();
+                for mut m in s.extract(&text) {
+                    seen(&mut m, &mut whole);
+                }
+                let mut fed = Vec::new();
+                let mut push = crate::PushScanner::with_buffer(s, 256);
+                for part in text.chunks(chunk) {
+                    push.feed_each(part, &mut |m| seen(m, &mut fed));
+                }
+                push.finish_each(&mut |m| seen(m, &mut fed));
+                runs.push((whole, fed));
+            }
+            PLAIN.with(|p| p.set(false));
+            assert_eq!(runs[0].0, runs[1].0, "{:?}", String::from_utf8_lossy(&text));
+            assert_eq!(
+                runs[0].1,
+                runs[1].1,
+                "{:?} by {chunk}",
+                String::from_utf8_lossy(&text)
+            );
         }
     }
 
