@@ -362,6 +362,15 @@ impl Naked {
     /// mispredicted branch or two, which cost more than the tests.
     #[inline]
     fn next_colon(&self, buf: &[u8], at: usize, reach: usize, eof: bool) -> Option<usize> {
+        // The engine's search stops at a colon that may start a candidate
+        // (see `find_lt`), and what follows it is short.
+        if at < reach && buf[at] == b':' && may_start(buf, at, eof) {
+            return Some(at);
+        }
+        if reach - at.min(reach) < 64 {
+            // (A search call costs more than these few bytes.)
+            return next_colon_by(|h| h.iter().position(|&b| b == b':'), buf, at, reach, eof);
+        }
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: the CPU has AVX2 (detected in `Naked::new`).
