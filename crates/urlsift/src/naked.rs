@@ -744,7 +744,9 @@ mod avx2 {
         let lt = _mm256_set1_epi8(b'<' as i8);
         let p = buf.as_ptr();
         let mut j = i;
-        while j < limit && j + 66 <= n {
+        // `j < stop`: `j < limit` and `j + 66 <= n`.
+        let stop = limit.min(n.saturating_sub(65));
+        while j < stop {
             // SAFETY: `j >= 2` and `j + 66 <= n`: the 64 bytes and the two
             // either side of them are in `buf`.
             let q = p.add(j);
