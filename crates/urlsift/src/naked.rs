@@ -634,6 +634,16 @@ mod avx2 {
 
     static PAIRS: [[u8; 16]; 4] = super::pair_tables();
 
+    /// `:` and `<` at their low nibbles, elsewhere 0xff (no ASCII byte):
+    /// a byte `x` is one of them iff `EITHER[x & 15] == x` (a byte with its
+    /// top bit set looks up 0).
+    static EITHER: [u8; 16] = {
+        let mut t = [0xff; 16];
+        t[(b':' & 15) as usize] = b':';
+        t[(b'<' & 15) as usize] = b'<';
+        t
+    };
+
     /// The constants of the search, loaded once per call.
     struct Consts {
         colon: __m256i,
@@ -742,6 +752,8 @@ mod avx2 {
             pairs: [table(0), table(1), table(2), table(3)],
         };
         let lt = _mm256_set1_epi8(b'<' as i8);
+        // SAFETY: `EITHER` is 16 bytes.
+        let either = _mm256_broadcastsi128_si256(_mm_loadu_si128(EITHER.as_ptr().cast()));
         let p = buf.as_ptr();
         let mut j = i;
         // `j < stop`: `j < limit` and `j + 66 <= n`.
@@ -751,13 +763,18 @@ mod avx2 {
             // either side of them are in `buf`.
             let q = p.add(j);
             let (v0, v1) = (load(q), load(q.add(32)));
-            let (l0, l1) = (_mm256_cmpeq_epi8(v0, lt), _mm256_cmpeq_epi8(v1, lt));
-            let (c0, c1) = (
-                _mm256_cmpeq_epi8(v0, k.colon),
-                _mm256_cmpeq_epi8(v1, k.colon),
+            // `<` or `:` in one step: the table holds them at their low
+            // nibbles and bytes no ASCII byte equals elsewhere.
+            let any = _mm256_or_si256(
+                _mm256_cmpeq_epi8(_mm256_shuffle_epi8(either, v0), v0),
+                _mm256_cmpeq_epi8(_mm256_shuffle_epi8(either, v1), v1),
             );
-            let any = _mm256_or_si256(_mm256_or_si256(l0, l1), _mm256_or_si256(c0, c1));
             if _mm256_movemask_epi8(any) != 0 {
+                let (l0, l1) = (_mm256_cmpeq_epi8(v0, lt), _mm256_cmpeq_epi8(v1, lt));
+                let (c0, c1) = (
+                    _mm256_cmpeq_epi8(v0, k.colon),
+                    _mm256_cmpeq_epi8(v1, k.colon),
+                );
                 let mut lts = mask(l0) as u64 | (mask(l1) as u64) << 32;
                 let mut cs = mask(c0) as u64 | (mask(c1) as u64) << 32;
                 if limit < j + 64 {
