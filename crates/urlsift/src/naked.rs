@@ -356,6 +356,18 @@ impl Naked {
         self.clear < x
     }
 
+    /// How many bytes `bytes` starts with that a naked URL may hold.
+    #[inline]
+    fn run_len(&self, bytes: &[u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            let strict = matches!(self.policy, Policy::Strict);
+            // SAFETY: the CPU has AVX2 (detected in `Naked::new`).
+            return unsafe { avx2::run_len(bytes, strict, self.run_bytes) };
+        }
+        run_len_by(bytes, self.run_bytes)
+    }
+
     /// The first colon in `at..reach` that may start a candidate (see
     /// [`may_start`]). Most colons (header fields, times) start nothing,
     /// and which do is up to the text: tested one by one, each costs a
@@ -424,10 +436,7 @@ impl Naked {
         if !r.closed && r.hi < bound {
             let from = (r.hi - base) as usize;
             let to = ((bound - base) as usize).min(n);
-            let len = buf[from..to]
-                .iter()
-                .take_while(|&&b| self.run_bytes[b as usize])
-                .count();
+            let len = self.run_len(&buf[from..to]);
             self.work += len as u64 + 1;
             if r.counted {
                 r.net += net(&buf[from..from + len]);
@@ -589,6 +598,29 @@ fn next_colon_by(
         at = c + 1;
     }
     None
+}
+
+/// How many bytes `bytes` starts with that are in `run` (a `run_table`).
+#[inline]
+fn run_len_by(bytes: &[u8], run: &[bool; 256]) -> usize {
+    bytes.iter().take_while(|&&b| run[b as usize]).count()
+}
+
+/// The printable bytes a naked URL may not hold (rule 15) as two tables of
+/// a nibble each (`~` under the strict policy too): `x` is one iff
+/// `t[0][x & 15] & t[1][x >> 4] != 0`. Each high nibble has its own bit.
+#[cfg(target_arch = "x86_64")]
+const fn unsafe_tables(strict: bool) -> [[u8; 16]; 2] {
+    let mut t = [[0u8; 16]; 2];
+    let mut b = 0x21;
+    while b < 0x7f {
+        if !run_table(!strict)[b] {
+            t[0][b & 15] |= 1 << ((b >> 4) - 2);
+            t[1][b >> 4] = 1 << ((b >> 4) - 2);
+        }
+        b += 1;
+    }
+    t
 }
 
 /// The last two letters of the ten names (eight pairs) as four tables of
@@ -806,6 +838,45 @@ mod avx2 {
         } else {
             (Found::Plain(j), j)
         }
+    }
+
+    static UNSAFE_LENIENT: [[u8; 16]; 2] = super::unsafe_tables(false);
+    static UNSAFE_STRICT: [[u8; 16]; 2] = super::unsafe_tables(true);
+
+    /// [`super::run_len_by`], 32 bytes at a time: a byte ends the run when
+    /// it is a control, SP, DEL or not ASCII, or in the unsafe tables.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn run_len(bytes: &[u8], strict: bool, run: &[bool; 256]) -> usize {
+        let t = if strict {
+            &UNSAFE_STRICT
+        } else {
+            &UNSAFE_LENIENT
+        };
+        // SAFETY: the tables are 16 bytes each.
+        let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(t[0].as_ptr().cast()));
+        let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(t[1].as_ptr().cast()));
+        let nib = _mm256_set1_epi8(0x0f);
+        let mut i = 0;
+        while i + 32 <= bytes.len() {
+            // SAFETY: `bytes[i..i + 32]` is in bounds.
+            let x = load(bytes.as_ptr().add(i));
+            // Signed: below `!` is a control, SP or a byte with its top bit.
+            let outside = _mm256_or_si256(
+                _mm256_cmpgt_epi8(_mm256_set1_epi8(0x21), x),
+                _mm256_cmpeq_epi8(x, _mm256_set1_epi8(0x7f)),
+            );
+            let listed = _mm256_and_si256(
+                _mm256_shuffle_epi8(low, _mm256_and_si256(x, nib)),
+                _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(x, 4), nib)),
+            );
+            let ok = _mm256_cmpeq_epi8(listed, _mm256_setzero_si256());
+            let stop = !mask(_mm256_andnot_si256(outside, ok));
+            if stop != 0 {
+                return i + stop.trailing_zeros() as usize;
+            }
+            i += 32;
+        }
+        i + super::run_len_by(&bytes[i..], run)
     }
 
     /// The 32 bytes at `q`.
@@ -1193,6 +1264,28 @@ mod tests {
                 "{:?} by {chunk}",
                 String::from_utf8_lossy(&text)
             );
+        }
+    }
+
+    /// The 32-byte run agrees with the byte tables on every byte, at
+    /// every position of a block and of the tail, under both policies.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn run_len_agrees_with_the_tables() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        for (strict, table) in [(false, &RUN_LENIENT), (true, &RUN_STRICT)] {
+            for b in 0..=255u8 {
+                for at in [0, 5, 31, 32, 40, 63, 70] {
+                    let mut bytes = vec![b'a'; 72];
+                    bytes[at] = b;
+                    let want = run_len_by(&bytes, table);
+                    // SAFETY: AVX2 was found above.
+                    let got = unsafe { avx2::run_len(&bytes, strict, table) };
+                    assert_eq!(got, want, "{b:#x} at {at}, strict {strict}");
+                }
+            }
         }
     }
 
