@@ -133,8 +133,9 @@ pub(crate) struct Naked {
     /// The search for ':' (built once: most searches are short), where
     /// AVX2 is missing.
     colon: Skip,
-    /// AVX2 was found at run time: the search for colons that may start a
-    /// candidate tests 64 bytes at a time (see [`avx2`]).
+    /// AVX2 was found at run time: the searches test 32 or 64 bytes at a
+    /// time (see `avx2`).
+    #[cfg(target_arch = "x86_64")]
     avx2: bool,
     /// Bytes looked at one by one (walks, runs, counts, parses): the
     /// linear-time tests count it.
@@ -175,8 +176,6 @@ impl Naked {
             colon: Skip::byte(b':'),
             #[cfg(target_arch = "x86_64")]
             avx2: std::is_x86_feature_detected!("avx2") && !tests_want_plain(),
-            #[cfg(not(target_arch = "x86_64"))]
-            avx2: false,
             work: 0,
         }
     }
@@ -547,6 +546,7 @@ fn tests_want_plain() -> bool {
 
 /// What [`Naked::find_lt`] found (positions relative to the buffer).
 #[derive(Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) enum Found {
     /// The first `<`, with no colon before it that may start a candidate.
     Lt(usize),
