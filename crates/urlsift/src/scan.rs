@@ -30,7 +30,7 @@ use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
 use crate::mime::{Encoding, MimeScan};
-use crate::naked::{Naked, Step};
+use crate::naked::{Found, Naked, Step};
 use crate::url::{Policy, Url};
 
 /// Byte classes of the Appendix rules, one bit per class (the scheme name
@@ -917,6 +917,16 @@ pub(crate) struct Engine {
     naked: Option<Box<Naked>>,
 }
 
+/// What [`Engine::next_lt`] found.
+enum Next {
+    /// A `<` at this offset.
+    Lt(usize),
+    /// No `<` before the limit.
+    End,
+    /// The naked candidate at this colon needs more input.
+    Wait(usize),
+}
+
 /// The search for `<`, the only work the hot loop does on plain text. With
 /// AVX2 the searcher is built once per engine and called directly: `<`
 /// comes every few hundred bytes in mail, and `memchr`'s per-call dispatch
@@ -1109,9 +1119,17 @@ impl Engine {
             // The hot loop: only '<' matters. Whether it stands inside an
             // ISO-2022-JP two-byte run is asked only of candidates (rule 8,
             // in `follow`), so plain text pays nothing for it.
-            let p = match self.skip.find(&buf[i..limit]) {
-                None => break (limit, limit),
-                Some(k) => i + k,
+            let p = if self.naked.is_none() {
+                match self.skip.find(&buf[i..limit]) {
+                    None => break (limit, limit),
+                    Some(k) => i + k,
+                }
+            } else {
+                match self.next_lt(buf, base, i, limit, eof, emit) {
+                    Next::Lt(p) => p,
+                    Next::End => break (limit, limit),
+                    Next::Wait(c) => break (c, c),
+                }
             };
             let follow = match self.opening(buf, p, eof) {
                 Ok((q, known)) => {
@@ -1119,7 +1137,12 @@ impl Engine {
                     // order, and line numbers counted forward), and need
                     // nothing after it: their text stops at a '<'. Most
                     // '<' open no candidate and cost the naked pass nothing.
-                    if self.naked.is_some() && !self.naked_to(buf, base, p, eof, emit) {
+                    if self
+                        .naked
+                        .as_ref()
+                        .is_some_and(|nk| nk.pending(base + p as u64))
+                        && !self.naked_to(buf, base, p, eof, emit)
+                    {
                         break (p, p);
                     }
                     self.follow_from(buf, base, p, q, known, eof)
@@ -1166,6 +1189,44 @@ impl Engine {
         match &self.naked {
             Some(nk) => keep.min((nk.keep_from().max(base) - base) as usize),
             None => keep,
+        }
+    }
+
+    /// With naked URLs on: the next `<` from `i` (relative) before `limit`,
+    /// the naked pass taking the colons on the way (see
+    /// [`Naked::find_lt`]); `Wait(c)` when the candidate at colon `c` needs
+    /// more input.
+    fn next_lt(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        mut i: usize,
+        limit: usize,
+        eof: bool,
+        emit: &mut dyn FnMut(&mut Match),
+    ) -> Next {
+        loop {
+            let Some(nk) = &mut self.naked else {
+                return Next::End;
+            };
+            let from = match nk.find_lt(buf, base, i, limit, eof) {
+                Found::Lt(p) => return Next::Lt(p),
+                Found::End => return Next::End,
+                Found::Colon(c) => {
+                    // Its scheme starts before `c + 1`, and nothing after
+                    // it (no `<`) is needed to decide it.
+                    if !self.naked_to(buf, base, c + 1, eof, emit) {
+                        return Next::Wait(c);
+                    }
+                    i = c + 1;
+                    continue;
+                }
+                Found::Plain(j) => j,
+            };
+            return match self.skip.find(&buf[from..limit]) {
+                None => Next::End,
+                Some(k) => Next::Lt(from + k),
+            };
         }
     }
 
