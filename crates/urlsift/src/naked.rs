@@ -685,6 +685,28 @@ mod avx2 {
         pairs: [__m256i; 4],
     }
 
+    impl Consts {
+        /// The vectors, built once per search.
+        ///
+        /// # Safety
+        /// The CPU must support AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn new() -> Consts {
+            let table = |k: usize| {
+                // SAFETY: a table is 16 bytes.
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(PAIRS[k].as_ptr().cast()))
+            };
+            Consts {
+                colon: _mm256_set1_epi8(b':' as i8),
+                slash: _mm256_set1_epi8(b'/' as i8),
+                case: _mm256_set1_epi8(0x20),
+                nib: _mm256_set1_epi8(0x0f),
+                pairs: [table(0), table(1), table(2), table(3)],
+            }
+        }
+    }
+
     /// [`super::next_colon_by`] with the 128-byte test.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn next_colon(
@@ -706,17 +728,7 @@ mod avx2 {
             }
             i = i.max(head);
         }
-        let table = |k: usize| {
-            // SAFETY: a table is 16 bytes.
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(PAIRS[k].as_ptr().cast()))
-        };
-        let k = Consts {
-            colon: _mm256_set1_epi8(b':' as i8),
-            slash: _mm256_set1_epi8(b'/' as i8),
-            case: _mm256_set1_epi8(0x20),
-            nib: _mm256_set1_epi8(0x0f),
-            pairs: [table(0), table(1), table(2), table(3)],
-        };
+        let k = Consts::new();
         let p = buf.as_ptr();
         while i < reach && i + 130 <= n {
             // SAFETY (here and below): `i >= 2` and `i + 130 <= n`: the
@@ -772,17 +784,7 @@ mod avx2 {
     ) -> (super::Found, usize) {
         use super::Found;
         let n = buf.len();
-        let table = |k: usize| {
-            // SAFETY: a table is 16 bytes.
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(PAIRS[k].as_ptr().cast()))
-        };
-        let k = Consts {
-            colon: _mm256_set1_epi8(b':' as i8),
-            slash: _mm256_set1_epi8(b'/' as i8),
-            case: _mm256_set1_epi8(0x20),
-            nib: _mm256_set1_epi8(0x0f),
-            pairs: [table(0), table(1), table(2), table(3)],
-        };
+        let k = Consts::new();
         let lt = _mm256_set1_epi8(b'<' as i8);
         // SAFETY: `EITHER` is 16 bytes.
         let either = _mm256_broadcastsi128_si256(_mm_loadu_si128(EITHER.as_ptr().cast()));

@@ -242,70 +242,52 @@ impl Map {
         let p = m.offset;
         let first = self.index(p);
         let run = &self.runs[first];
-        if run.kind == Kind::Identity
+        let line = (m.line as i64 + run.delta).max(1) as u64;
+        let column = run.column(p, m.column - 1) + 1;
+        let place = run.place.clone();
+        let offset = run.raw(p);
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        let end = if run.kind == Kind::Identity
             && self
                 .runs
                 .get(first + 1)
                 .map_or(true, |next| next.d >= m.end)
         {
             // All of the match in one identity run (most matches, and all
-            // in text scanned in place): every offset moves by the same.
+            // in text scanned in place): every offset moves by the same,
+            // with no search for the run of each byte.
             let shift = run.r.wrapping_sub(run.d);
-            m.column = run.column(p, m.column - 1) + 1;
-            m.line = (m.line as i64 + run.delta).max(1) as u64;
-            m.offset = p.wrapping_add(shift);
-            m.end = m.end.max(p).wrapping_add(shift);
-            // Spans moved, joined and dropped as the general case does.
-            let mut w = 0;
-            for i in 0..m.spans.len() {
-                let (a, b) = (
-                    m.spans[i].start.wrapping_add(shift),
-                    m.spans[i].end.wrapping_add(shift),
+            for s in &m.spans {
+                join(
+                    &mut spans,
+                    s.start.wrapping_add(shift),
+                    s.end.wrapping_add(shift),
                 );
-                if w > 0 && m.spans[w - 1].end == a {
-                    m.spans[w - 1].end = b;
-                } else if b > a {
-                    m.spans[w] = Span { start: a, end: b };
-                    w += 1;
-                }
             }
-            m.spans.truncate(w);
-            m.encoding = run.place.encoding;
-            m.content_type = run.place.content_type.clone();
-            m.forwarded_id = run.place.message_id.clone();
-            return;
-        }
-        let offset = run.raw(p);
-        let line = (m.line as i64 + run.delta).max(1) as u64;
-        let column = run.column(p, m.column - 1) + 1;
-        let place = run.place.clone();
-        let end = if m.end > p {
-            let i = self.index_from(first, m.end - 1);
-            self.runs[i].raw_end(m.end - 1)
+            m.end.max(p).wrapping_add(shift)
         } else {
-            offset
-        };
-        let mut spans = std::mem::take(&mut self.spans);
-        spans.clear();
-        let mut i = first;
-        for s in &m.spans {
-            let mut a = s.start;
-            while a < s.end {
-                i = self.index_from(i, a);
-                let run = &self.runs[i];
-                let b = match self.runs.get(i + 1) {
-                    Some(next) => next.d.min(s.end),
-                    None => s.end,
-                };
-                let (ra, rb) = (run.raw(a), run.raw_end(b - 1));
-                match spans.last_mut() {
-                    Some(last) if last.end == ra => last.end = rb,
-                    _ if rb > ra => spans.push(Span { start: ra, end: rb }),
-                    _ => {}
+            let mut i = first;
+            for s in &m.spans {
+                let mut a = s.start;
+                while a < s.end {
+                    i = self.index_from(i, a);
+                    let run = &self.runs[i];
+                    let b = match self.runs.get(i + 1) {
+                        Some(next) => next.d.min(s.end),
+                        None => s.end,
+                    };
+                    join(&mut spans, run.raw(a), run.raw_end(b - 1));
+                    a = b;
                 }
-                a = b;
             }
-        }
+            if m.end > p {
+                let i = self.index_from(first, m.end - 1);
+                self.runs[i].raw_end(m.end - 1)
+            } else {
+                offset
+            }
+        };
         std::mem::swap(&mut m.spans, &mut spans);
         self.spans = spans;
         m.offset = offset;
@@ -315,5 +297,15 @@ impl Map {
         m.encoding = place.encoding;
         m.content_type = place.content_type;
         m.forwarded_id = place.message_id;
+    }
+}
+
+/// Appends the raw span `ra..rb`, joined to the last one when it ends
+/// there; an empty one adds nothing.
+fn join(spans: &mut Vec<Span>, ra: u64, rb: u64) {
+    match spans.last_mut() {
+        Some(last) if last.end == ra => last.end = rb,
+        _ if rb > ra => spans.push(Span { start: ra, end: rb }),
+        _ => {}
     }
 }

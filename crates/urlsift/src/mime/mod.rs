@@ -204,17 +204,8 @@ impl Reader {
     /// the caller hands the rest again with more input (never more than
     /// about [`HOLD`] bytes are left when more than that were given).
     pub fn run(&mut self, raw: &[u8], base: u64, eof: bool, out: &mut Out<'_>) -> usize {
-        let mut run = Pass {
-            raw,
-            base,
-            eof,
-            lo: 0,
-            lo_line_start: self.at_line_start,
-            lo_prev_empty: self.prev_empty,
-            checked: (self.checked && self.at_line_start).then_some(0),
-            next_from: None,
-            next_dashes: None,
-        };
+        let mut run = Pass::new(raw, base, eof, 0, self.at_line_start, self.prev_empty);
+        run.checked = (self.checked && self.at_line_start).then_some(0);
         let mut pos = 0;
         let stop = loop {
             let step = match self.mode {
@@ -254,6 +245,29 @@ struct Pass<'r> {
 }
 
 impl<'r> Pass<'r> {
+    /// A pass over `raw` (raw offset `base`) from `lo`, whose line state
+    /// there is `lo_line_start` and `lo_prev_empty`.
+    fn new(
+        raw: &'r [u8],
+        base: u64,
+        eof: bool,
+        lo: usize,
+        lo_line_start: bool,
+        lo_prev_empty: bool,
+    ) -> Pass<'r> {
+        Pass {
+            raw,
+            base,
+            eof,
+            lo,
+            lo_line_start,
+            lo_prev_empty,
+            checked: None,
+            next_from: None,
+            next_dashes: None,
+        }
+    }
+
     fn at_line_start(&self, pos: usize) -> bool {
         if pos == self.lo {
             self.lo_line_start
@@ -309,17 +323,7 @@ impl Reader {
     /// Moves the line state over `raw[from..]` (raw offset `base`), text
     /// with no structure in it.
     fn move_plain(&mut self, raw: &[u8], base: u64, from: usize) {
-        let run = Pass {
-            raw,
-            base,
-            eof: false,
-            lo: from,
-            lo_line_start: self.at_line_start,
-            lo_prev_empty: self.prev_empty,
-            checked: None,
-            next_from: None,
-            next_dashes: None,
-        };
+        let run = Pass::new(raw, base, false, from, self.at_line_start, self.prev_empty);
         self.settle(&run, raw.len());
     }
 
@@ -331,12 +335,7 @@ impl Reader {
         if line.is_empty() && run.raw.len() == pos {
             return Err(pos);
         }
-        let name = line
-            .iter()
-            .take_while(|&&b| (0x21..=0x7e).contains(&b) && b != b':')
-            .count();
-        let message = line.starts_with(b"From ") || (name > 0 && line.get(name) == Some(&b':'));
-        if message {
+        if opens_message(line) {
             self.begin_entity(0, false, false);
         } else {
             self.mode = Mode::Lead;
@@ -800,10 +799,7 @@ impl Reader {
                     h.keep = Some(true);
                 }
             } else {
-                let name = raw[a..e]
-                    .iter()
-                    .take_while(|&&b| (0x21..=0x7e).contains(&b) && b != b':')
-                    .count();
+                let name = field_name(&raw[a..e]);
                 if name > 0 && raw.get(a + name) == Some(&b':') {
                     let n = &raw[a..a + name];
                     h.last = Field::Other;
@@ -853,6 +849,21 @@ impl Reader {
             }
         }
     }
+}
+
+/// Length of the field name a header line starts with: printable bytes
+/// up to a colon (a field when the colon follows).
+fn field_name(line: &[u8]) -> usize {
+    line.iter()
+        .take_while(|&&b| (0x21..=0x7e).contains(&b) && b != b':')
+        .count()
+}
+
+/// Whether the first line of an input makes it a message (rule 10): an
+/// mbox `From ` line or a header field.
+fn opens_message(line: &[u8]) -> bool {
+    let name = field_name(line);
+    line.starts_with(b"From ") || (name > 0 && line.get(name) == Some(&b':'))
 }
 
 /// `rest` holds only SP, HT and CR (the end of a boundary line).
@@ -1136,18 +1147,35 @@ impl MimeScan {
     }
 
     fn scan(&mut self, eof: bool, each: &mut dyn FnMut(&mut Match)) {
-        let map = &mut self.map;
-        let stop = self
-            .engine
-            .scan(&self.dec, self.dbase, eof, self.dec.len(), &mut |m| {
-                map.translate(m);
-                each(m)
-            });
-        let keep = self.engine.settle(&self.dec, self.dbase, eof, stop);
-        let drop = (keep - self.dbase) as usize;
-        self.dec.drain(..drop);
+        let (dec, base) = (&self.dec, self.dbase);
+        let keep = scan_window(&mut self.engine, &mut self.map, dec, base, eof, each);
+        self.dec.drain(..(keep - base) as usize);
+        self.kept(keep);
+    }
+
+    /// The decoded text before `keep` is done with: only what the buffer
+    /// holds from there is still needed.
+    fn kept(&mut self, keep: u64) {
         self.dbase = keep;
         self.map.forget(keep);
         self.fresh = 0;
     }
+}
+
+/// Runs `engine` over the decoded window `buf` (decoded offset `base`),
+/// handing each match to `each` at its raw positions; returns the decoded
+/// offset from which the window must be kept for the next call.
+fn scan_window(
+    engine: &mut Engine,
+    map: &mut Map,
+    buf: &[u8],
+    base: u64,
+    eof: bool,
+    each: &mut dyn FnMut(&mut Match),
+) -> u64 {
+    let stop = engine.scan(buf, base, eof, buf.len(), &mut |m| {
+        map.translate(m);
+        each(m)
+    });
+    engine.settle(buf, base, eof, stop)
 }

@@ -31,8 +31,9 @@
 
 use memchr::{memchr, memrchr};
 
-use super::{content_type_value, py_space, py_strip, type_byte, Mode, Out, Reader, HOLD};
+use super::{content_type_value, field_name, opens_message, py_space, py_strip, scan_window};
 use super::{Field, MimeScan, Place};
+use super::{Mode, Out, Pass, Reader, HOLD};
 use crate::scan::{Match, Skip};
 
 /// Longest field line the survey judges; a longer `Content-*` line ends
@@ -69,6 +70,8 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
     let stop = |end, last_message| Survey { end, last_message };
     let mut last_message = None;
     let mut pos = 0;
+    // The reader's own test of the line before a `From ` line.
+    let pass = Pass::new(bytes, 0, false, 0, at_line_start, prev_empty);
     // Built once: a search per `F` (one per some hundred bytes of text)
     // would pay `memchr`'s dispatch each time.
     let find_f = Skip::byte(b'F');
@@ -81,8 +84,7 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
             if line.len() >= HOLD {
                 return stop(0, None);
             }
-            let name = field_name(line);
-            line.starts_with(b"From ") || (name > 0 && line.get(name) == Some(&b':'))
+            opens_message(line)
         }
         _ => false,
     };
@@ -127,10 +129,7 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
         } else {
             bytes[p - 1] == b'\n'
         };
-        if line_start
-            && bytes[p..].starts_with(b"From ")
-            && empty_before(bytes, p, at_line_start, prev_empty)
-        {
+        if line_start && bytes[p..].starts_with(b"From ") && pass.prev_empty(p) {
             // A message starts; its header block follows this line.
             last_message = Some(p);
             header = true;
@@ -218,30 +217,6 @@ mod simd {
     }
 }
 
-/// Length of the field name a header line starts with (as the reader
-/// reads it: printable bytes up to a colon).
-fn field_name(line: &[u8]) -> usize {
-    line.iter()
-        .take_while(|&&b| (0x21..=0x7e).contains(&b) && b != b':')
-        .count()
-}
-
-/// Whether the line before the line start `s` is empty, as
-/// `Pass::prev_empty` says: it must lie in `bytes` unless `bytes` starts
-/// at a line start (`prev_empty` is the reader's answer for `s == 0`).
-fn empty_before(bytes: &[u8], s: usize, at_line_start: bool, prev_empty: bool) -> bool {
-    if s == 0 {
-        return at_line_start && prev_empty;
-    }
-    let j = s - 1;
-    let ls = match memrchr(b'\n', &bytes[..j]) {
-        Some(k) => k + 1,
-        None if at_line_start => 0,
-        None => return false,
-    };
-    matches!(&bytes[ls..j], b"" | b"\r")
-}
-
 /// Whether a header line (without its line feed) might change the
 /// reading: a `Content-Type` that is not plain text, a
 /// `Content-Transfer-Encoding` that decodes, or either of them too long to
@@ -270,17 +245,8 @@ fn changes(line: &[u8]) -> bool {
 /// markup, or anything that is no `type/subtype` (which means
 /// `text/plain`). A blank first line is not judged: the type may follow.
 fn plain_type(value: &[u8]) -> bool {
-    let start = value.iter().position(|&b| !py_space(b));
-    let Some(start) = start else {
+    if value.iter().all(|&b| py_space(b)) {
         return false;
-    };
-    // Most values: `text/plain` and parameters.
-    let v = &value[start..];
-    if v.len() >= 10
-        && v[..10].eq_ignore_ascii_case(b"text/plain")
-        && v.get(10).map_or(true, |&b| !type_byte(b))
-    {
-        return true;
     }
     // Continuation lines are joined with a space, which ends a token: the
     // first line decides the type once it holds more than blanks.
@@ -475,16 +441,9 @@ impl MimeScan {
             return;
         }
         let base = self.dbase;
-        let map = &mut self.map;
-        let stop = self.engine.scan(text, base, false, text.len(), &mut |m| {
-            map.translate(m);
-            each(m)
-        });
-        let keep = self.engine.settle(text, base, false, stop);
+        let keep = scan_window(&mut self.engine, &mut self.map, text, base, false, each);
         self.dec.extend_from_slice(&text[(keep - base) as usize..]);
-        self.dbase = keep;
-        self.map.forget(keep);
-        self.fresh = 0;
+        self.kept(keep);
     }
 }
 
@@ -494,6 +453,15 @@ mod tests {
 
     fn end(mode: Mode, text: &[u8]) -> usize {
         survey(text, mode, true, true).end
+    }
+
+    /// A header block of `Subject: x` and `field` (at offset 11), a body
+    /// after it; and the field as text, to name a failing case.
+    fn header_with(field: &[u8]) -> (Vec<u8>, String) {
+        let mut text = b"Subject: x\n".to_vec();
+        text.extend_from_slice(field);
+        text.extend_from_slice(b"\n\nbody\n");
+        (text, String::from_utf8_lossy(field).into_owned())
     }
 
     #[test]
@@ -522,10 +490,7 @@ mod tests {
             b"content-transfer-encoding:  BASE64 \r",
             b"Content-Transfer-Encoding:",
         ] {
-            let mut text = b"Subject: x\n".to_vec();
-            text.extend_from_slice(field);
-            text.extend_from_slice(b"\n\nbody\n");
-            let name = String::from_utf8_lossy(field);
+            let (text, name) = header_with(field);
             assert_eq!(end(Mode::Header, &text), 11, "{name}");
             // In a message's header after a `From ` line, too.
             let mut mbox = b"text\n\nFrom a\n".to_vec();
@@ -554,10 +519,7 @@ mod tests {
             b"Contents: text/html",
             b" Content-Type: text/html",
         ] {
-            let mut text = b"Subject: x\n".to_vec();
-            text.extend_from_slice(field);
-            text.extend_from_slice(b"\n\nbody\n");
-            let name = String::from_utf8_lossy(field);
+            let (text, name) = header_with(field);
             assert_eq!(end(Mode::Header, &text), text.len(), "{name}");
         }
     }
