@@ -352,6 +352,9 @@ mod piece_splitting {
             Just(b"<http://never.closed/".to_vec()),
             Just(b"From a@b.example Mon Jan  1 00:00:00 1996\n".to_vec()),
             Just(b"Message-ID: <1.2@x.example>\n".to_vec()),
+            // MIME: a body whose raw lines outnumber its decoded ones.
+            Just(b"Content-Transfer-Encoding: quoted-printable\n".to_vec()),
+            Just(b"<http://q.example/a=\nb=3Dc> soft=\nbreak\n".to_vec()),
             Just(b"\n".to_vec()),
             Just(b"\n\n".to_vec()),
             Just(b"\r\n".to_vec()),

@@ -107,9 +107,14 @@ pub(super) fn search_pieces<R: Read>(
     // most one candidate late. Context output (-A/-B/-C) still reads the
     // raw text.
     let mut mime = (ctx.scanner.get_mime() && context.is_none() && !json_lines).then(|| {
+        let start = next.as_ref().map_or(0, |p| p.offset);
         (
             PushScanner::new(ctx.scanner),
-            next.as_ref().map_or(0, |p| p.offset),
+            start,
+            Counted {
+                pos: start,
+                lines: 0,
+            },
         )
     });
     let mut last_map = None;
@@ -121,8 +126,8 @@ pub(super) fn search_pieces<R: Read>(
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
         let (recs, lf) = match (context.as_mut(), &mut mime) {
-            (_, Some((push, start))) => {
-                search_piece_mime(push, *start, &p, relative, map.as_ref(), ctx, name)
+            (_, Some((push, start, counted))) => {
+                search_piece_mime(push, *start, counted, &p, relative, map.as_ref(), ctx, name)
             }
             (Some(cl), None) => search_piece_context(&p, lines, cl, ctx, name),
             // (Context is read in order, from the input's start.)
@@ -153,7 +158,7 @@ pub(super) fn search_pieces<R: Read>(
         });
         emit(recs, 0, 0).map_err(Fail::Write)?;
     }
-    if let Some((push, start)) = mime {
+    if let Some((push, start, _)) = mime {
         let mut recs = new_recs(relative);
         push.finish_each(&mut |m| {
             push_mime_match(&mut recs, m, start, last_map.as_ref(), ctx, name)
@@ -199,13 +204,26 @@ pub(super) fn search_piece(
     (recs, lf)
 }
 
+/// The line feeds of a MIME-read input before raw offset `pos` (from the
+/// first piece's start).
+pub(super) struct Counted {
+    pos: u64,
+    lines: u64,
+}
+
 /// [`search_piece`] for the MIME reading: the piece proper goes to the
 /// stream's push scanner (no lookahead needed: the scanner keeps what an
 /// open candidate needs); returns the output and the piece's line feeds
 /// (counted only for a range, whose successor numbers its lines from them).
+///
+/// Each match's raw line says how many line feeds come before it, so only
+/// the bytes after the piece's last match are counted (the engine counted
+/// those before it).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn search_piece_mime(
     push: &mut PushScanner,
     start: u64,
+    counted: &mut Counted,
     p: &Piece,
     relative: bool,
     map: Option<&MessageMap>,
@@ -214,15 +232,22 @@ pub(super) fn search_piece_mime(
 ) -> (Recs, u64) {
     let mut recs = new_recs(relative);
     let bytes = &p.bytes()[..p.limit];
+    let before = counted.lines;
     push.feed_each(bytes, &mut |m| {
-        push_mime_match(&mut recs, m, start, map, ctx, name)
+        push_mime_match(&mut recs, m, start, map, ctx, name);
+        if m.offset() > counted.pos {
+            counted.pos = m.offset();
+            counted.lines = m.line() - 1;
+        }
     });
-    let lf = if ctx.printer.wants_lines() && relative {
-        bytecount::count(bytes, b'\n') as u64
-    } else {
-        0
-    };
-    (recs, lf)
+    if !(ctx.printer.wants_lines() && relative) {
+        return (recs, 0);
+    }
+    let end = p.offset + p.limit as u64;
+    let from = counted.pos.clamp(p.offset, end) - p.offset;
+    counted.lines += bytecount::count(&bytes[from as usize..], b'\n') as u64;
+    counted.pos = end;
+    (recs, counted.lines - before)
 }
 
 /// Formats a match of a stream's MIME push scanner, whose offsets count

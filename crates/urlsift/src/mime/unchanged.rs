@@ -31,10 +31,12 @@
 
 use memchr::{memchr, memrchr};
 
-use super::{content_type_value, field_name, opens_message, py_space, py_strip, scan_window};
+use super::{
+    content_type_value, field_name, opens_message, py_space, py_strip, scan_window, type_byte,
+};
 use super::{Field, MimeScan, Place};
 use super::{Mode, Out, Pass, Reader, HOLD};
-use crate::scan::{Match, Skip};
+use crate::scan::Match;
 
 /// Longest field line the survey judges; a longer `Content-*` line ends
 /// the stretch (the reader keeps at most `VALUE_CAP` bytes of a value, and
@@ -72,9 +74,6 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
     let mut pos = 0;
     // The reader's own test of the line before a `From ` line.
     let pass = Pass::new(bytes, 0, false, 0, at_line_start, prev_empty);
-    // Built once: a search per `F` (one per some hundred bytes of text)
-    // would pay `memchr`'s dispatch each time.
-    let find_f = Skip::byte(b'F');
     let mut header = match mode {
         Mode::Header => true,
         Mode::Start => {
@@ -119,10 +118,9 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
             }
             continue;
         }
-        let Some(k) = find_f.find(&bytes[pos..]) else {
+        let Some(p) = next_message_start(bytes, pos) else {
             break;
         };
-        let p = pos + k;
         pos = p + 1;
         let line_start = if p == 0 {
             at_line_start
@@ -137,6 +135,38 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
         }
     }
     stop(bytes.len(), last_message)
+}
+
+/// The first `p >= from` that may start a message: an `F` after a line
+/// feed after a line feed or CR (an `F` in the first two bytes, whose line
+/// state lies before `bytes`, is always given). Every mbox `From ` line
+/// after an empty line is one; the caller checks the rest.
+fn next_message_start(bytes: &[u8], from: usize) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 is available, checked just above.
+            return unsafe { simd::next_message_start_avx2(bytes, from) };
+        }
+    }
+    next_message_start_scalar(bytes, from)
+}
+
+fn message_start_at(bytes: &[u8], p: usize) -> bool {
+    bytes[p] == b'F'
+        && (p < 1 || bytes[p - 1] == b'\n')
+        && (p < 2 || matches!(bytes[p - 2], b'\n' | b'\r'))
+}
+
+fn next_message_start_scalar(bytes: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(k) = memchr(b'F', &bytes[from..]) {
+        let p = from + k;
+        if message_start_at(bytes, p) {
+            return Some(p);
+        }
+        from = p + 1;
+    }
+    None
 }
 
 /// The next line start `s > from` whose line may matter in a header block
@@ -172,6 +202,93 @@ fn next_header_line_scalar(bytes: &[u8], mut from: usize) -> Option<usize> {
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use std::arch::x86_64::*;
+
+    /// [`super::next_message_start_scalar`] 128 bytes at a time. A block
+    /// is first tested for line starts with an `F` (an `F` after a line
+    /// feed), rare in text, and only then judged whole: an `F` alone (one
+    /// every few hundred bytes of text) would stop the loop at a branch
+    /// no predictor guesses, which cost as much as the pass itself when
+    /// `memchr` looked for it. The block's own loads are aligned (a load
+    /// across two cache lines costs two); those one byte back cannot be.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn next_message_start_avx2(bytes: &[u8], mut from: usize) -> Option<usize> {
+        let n = bytes.len();
+        // From 2 on, each position's two bytes before lie in `bytes`.
+        while from < n && from < 2 {
+            if super::message_start_at(bytes, from) {
+                return Some(from);
+            }
+            from += 1;
+        }
+        let f = _mm256_set1_epi8(b'F' as i8);
+        let nl = _mm256_set1_epi8(b'\n' as i8);
+        let cr = _mm256_set1_epi8(b'\r' as i8);
+        // Positions among the 32 at `p` that pass the whole test.
+        //
+        // SAFETY (of each call): `p - 2 .. p + 32` lies inside `bytes`.
+        let starts = |p: *const u8| unsafe {
+            let v = _mm256_loadu_si256(p as *const __m256i);
+            let v1 = _mm256_loadu_si256(p.sub(1) as *const __m256i);
+            let v2 = _mm256_loadu_si256(p.sub(2) as *const __m256i);
+            let two = _mm256_or_si256(_mm256_cmpeq_epi8(v2, nl), _mm256_cmpeq_epi8(v2, cr));
+            let m = _mm256_and_si256(
+                _mm256_cmpeq_epi8(v, f),
+                _mm256_and_si256(_mm256_cmpeq_epi8(v1, nl), two),
+            );
+            _mm256_movemask_epi8(m) as u32
+        };
+        let at = |k: usize| unsafe { bytes.as_ptr().add(k) };
+        if from + 32 <= n {
+            // The first 32 positions as they lie, then aligned blocks.
+            let m = starts(at(from));
+            if m != 0 {
+                return Some(from + m.trailing_zeros() as usize);
+            }
+            from += 32 - at(from) as usize % 32;
+        }
+        while from + 128 <= n {
+            let p = at(from);
+            // SAFETY: `p` is 32-byte aligned and `p .. p + 128` lies
+            // inside `bytes`.
+            let (a, b, c, d) = unsafe {
+                (
+                    _mm256_load_si256(p as *const __m256i),
+                    _mm256_load_si256(p.add(32) as *const __m256i),
+                    _mm256_load_si256(p.add(64) as *const __m256i),
+                    _mm256_load_si256(p.add(96) as *const __m256i),
+                )
+            };
+            // SAFETY: `from >= 2`: `p - 1 .. p + 127` lies inside `bytes`.
+            let (a1, b1, c1, d1) = unsafe {
+                let q = p.sub(1);
+                (
+                    _mm256_loadu_si256(q as *const __m256i),
+                    _mm256_loadu_si256(q.add(32) as *const __m256i),
+                    _mm256_loadu_si256(q.add(64) as *const __m256i),
+                    _mm256_loadu_si256(q.add(96) as *const __m256i),
+                )
+            };
+            let pair = |v, v1| _mm256_and_si256(_mm256_cmpeq_epi8(v, f), _mm256_cmpeq_epi8(v1, nl));
+            let any = _mm256_or_si256(
+                _mm256_or_si256(pair(a, a1), pair(b, b1)),
+                _mm256_or_si256(pair(c, c1), pair(d, d1)),
+            );
+            if _mm256_movemask_epi8(any) != 0 {
+                for k in (0..128).step_by(32) {
+                    // `from >= 2`, so `p + k - 2` lies inside `bytes`.
+                    let m = starts(p.wrapping_add(k));
+                    if m != 0 {
+                        return Some(from + k + m.trailing_zeros() as usize);
+                    }
+                }
+            }
+            from += 128;
+        }
+        super::next_message_start_scalar(bytes, from)
+    }
 
     /// [`super::next_header_line_scalar`] 64 pairs of bytes at a time: line
     /// feeds in two vectors, the bytes after them in the same vectors
@@ -245,8 +362,16 @@ fn changes(line: &[u8]) -> bool {
 /// markup, or anything that is no `type/subtype` (which means
 /// `text/plain`). A blank first line is not judged: the type may follow.
 fn plain_type(value: &[u8]) -> bool {
-    if value.iter().all(|&b| py_space(b)) {
+    let Some(a) = value.iter().position(|&b| !py_space(b)) else {
         return false;
+    };
+    // The value of nearly every message that has one, decided at once.
+    let v = &value[a..];
+    if v.len() >= 10
+        && v[..10].eq_ignore_ascii_case(b"text/plain")
+        && v.get(10).map_or(true, |&b| !type_byte(b))
+    {
+        return true;
     }
     // Continuation lines are joined with a space, which ends a token: the
     // first line decides the type once it holds more than blanks.
@@ -525,6 +650,36 @@ mod tests {
     }
 
     #[test]
+    fn plain_type_shortcut_agrees_with_the_full_reading() {
+        // The reading without the `text/plain` shortcut.
+        let full = |v: &[u8]| match content_type_value(v) {
+            None => !v.iter().all(|&b| py_space(b)),
+            Some((t, s, _)) => {
+                t.eq_ignore_ascii_case(b"text")
+                    && !s.eq_ignore_ascii_case(b"html")
+                    && !s.eq_ignore_ascii_case(b"enriched")
+                    && !s.eq_ignore_ascii_case(b"richtext")
+                    && !s.eq_ignore_ascii_case(b"xml")
+            }
+        };
+        for v in [
+            &b" text/plain"[..],
+            b"text/plain; charset=us-ascii",
+            b"\tTEXT/PLAIN;format=flowed",
+            b" text/plainhtml",
+            b" text/plain/html",
+            b" text/plain html",
+            b" text/plai",
+            b" text/html",
+            b" text/plain\r",
+            b"\r",
+            b"",
+        ] {
+            assert_eq!(plain_type(v), full(v), "{}", String::from_utf8_lossy(v));
+        }
+    }
+
+    #[test]
     fn a_long_field_line_ends_the_stretch() {
         let mut text = b"Content-Type: text/plain; x=".to_vec();
         text.extend(std::iter::repeat(b'y').take(LONGEST_FIELD));
@@ -585,6 +740,32 @@ mod tests {
                     assert!(found.len() > 200, "{}", found.len());
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// The vector search for message starts finds what the definition
+        /// says, from any position of any alignment.
+        #[test]
+        fn the_message_start_search_agrees_with_its_definition(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(b'F'),
+                    proptest::strategy::Just(b'\n'),
+                    proptest::strategy::Just(b'\r'),
+                    proptest::strategy::Just(b'x'),
+                    proptest::strategy::Just(b'<'),
+                ],
+                0..700,
+            ),
+            from in 0usize..700,
+        ) {
+            let from = from.min(bytes.len());
+            let want = (from..bytes.len()).find(|&p| message_start_at(&bytes, p));
+            proptest::prop_assert_eq!(next_message_start(&bytes, from), want);
+            proptest::prop_assert_eq!(next_message_start_scalar(&bytes, from), want);
         }
     }
 
