@@ -268,6 +268,31 @@ impl<'r> Pass<'r> {
         }
     }
 
+    /// The first line start after `pos` that may be structure: a `From `
+    /// line, or with `dashes` a `--` line (searches cached for the pass).
+    fn next_structure(&mut self, pos: usize, dashes: bool) -> Option<usize> {
+        let raw = self.raw;
+        let stale = |c: Option<Option<usize>>| match c {
+            Some(Some(k)) => k <= pos,
+            Some(None) => false,
+            None => true,
+        };
+        if stale(self.next_from) {
+            self.next_from = Some(finders()[0].find(&raw[pos..]).map(|k| pos + k + 1));
+        }
+        let next = self.next_from.flatten();
+        if !dashes {
+            return next;
+        }
+        if stale(self.next_dashes) {
+            self.next_dashes = Some(finders()[1].find(&raw[pos..]).map(|k| pos + k + 1));
+        }
+        match (next, self.next_dashes.flatten()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     fn at_line_start(&self, pos: usize) -> bool {
         if pos == self.lo {
             self.lo_line_start
@@ -596,25 +621,7 @@ impl Reader {
         let raw = run.raw;
         let end = raw.len();
         let dashes = mode != Mode::Lead && self.frames.iter().any(|f| !f.closed);
-        let stale = |c: Option<Option<usize>>| match c {
-            Some(Some(k)) => k <= pos,
-            Some(None) => false,
-            None => true,
-        };
-        if stale(run.next_from) {
-            run.next_from = Some(finders()[0].find(&raw[pos..]).map(|k| pos + k + 1));
-        }
-        let mut next = run.next_from.flatten();
-        if dashes {
-            if stale(run.next_dashes) {
-                run.next_dashes = Some(finders()[1].find(&raw[pos..]).map(|k| pos + k + 1));
-            }
-            next = match (next, run.next_dashes.flatten()) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
-        }
-        if let Some(s) = next {
+        if let Some(s) = run.next_structure(pos, dashes) {
             self.push_plain(run, pos, s, out);
             return Ok(s);
         }
@@ -668,6 +675,16 @@ impl Reader {
                     Some(_) => {}
                 }
             }
+            if mode == Mode::Qp && at_ls {
+                // Whole lines with no `=` decode to themselves: one copy.
+                let to = self.qp_plain_lines(run, pos);
+                if to > pos {
+                    self.push_plain(run, pos, to, out);
+                    self.line_start = run.base + to as u64;
+                    pos = to;
+                    continue;
+                }
+            }
             let (e, complete) = match memchr(b'\n', &raw[pos..]) {
                 Some(k) => (pos + k + 1, true),
                 None if run.eof => (end, true),
@@ -707,6 +724,26 @@ impl Reader {
             self.push_plain(run, pend, at, out);
         }
         stop
+    }
+
+    /// The end of the complete lines from the line start `pos` (whose
+    /// structure is checked) that quoted-printable leaves as they are: no
+    /// `=` in them, and none after the first that [`Reader::lines`] would
+    /// check as structure (`From `, or `--` in a multipart). A line start,
+    /// `pos` when the first line does not qualify.
+    fn qp_plain_lines(&self, run: &mut Pass<'_>, pos: usize) -> usize {
+        let raw = run.raw;
+        let Some(k) = memrchr(b'\n', &raw[pos..]) else {
+            return pos;
+        };
+        let mut to = pos + k + 1;
+        if let Some(q) = memchr(b'=', &raw[pos..to]) {
+            to = memrchr(b'\n', &raw[pos..pos + q]).map_or(pos, |k| pos + k + 1);
+        }
+        match run.next_structure(pos, !self.frames.is_empty()) {
+            Some(s) => to.min(s),
+            None => to,
+        }
     }
 
     /// Skips the complete header lines from `pos` that neither end the
