@@ -16,7 +16,7 @@ fn cases() -> Vec<Case> {
 /// What a match says, positions included, for comparing front ends.
 fn key(m: &Match) -> String {
     format!(
-        "{} {}:{} @{}..{} {:?} {:?} {:?}",
+        "{} {}:{} @{}..{} {:?} {:?} {:?} {:?}",
         m.as_str(),
         m.line(),
         m.column(),
@@ -24,8 +24,20 @@ fn key(m: &Match) -> String {
         m.end(),
         m.spans(),
         m.encoding(),
-        m.content_type()
+        m.content_type(),
+        m.forwarded_message_id()
     )
+}
+
+/// The matches of `mail` fed in two parts cut at `cut`, with the engine
+/// scanning as soon as it can (the most eager a stream can be).
+fn fed_cut_at(mail: &[u8], cut: usize) -> Vec<String> {
+    let mut push = PushScanner::with_buffer(Scanner::new(), 1);
+    let mut got = Vec::new();
+    push.feed_each(&mail[..cut], &mut |m| got.push(key(m)));
+    push.feed_each(&mail[cut..], &mut |m| got.push(key(m)));
+    push.finish_each(&mut |m| got.push(key(m)));
+    got
 }
 
 fn keys(ms: &[Match]) -> Vec<String> {
@@ -222,6 +234,49 @@ after <http://after.example/>\n\
             ("http://after.example/".to_string(), None),
         ]
     );
+}
+
+/// Whether a URL in a forwarded message's header gets that message's id
+/// does not depend on where the input was cut, even when the id comes
+/// after the URL; an id further than the window waited for (32 KiB) is
+/// given up, wherever the cut.
+#[test]
+fn a_forwarded_header_waits_for_its_message_id_at_every_cut() {
+    let mail = |filler: usize| {
+        format!(
+            "Content-Type: multipart/mixed; boundary=o\n\n--o\n\
+             Content-Type: message/rfc822\n\n\
+             X-Archive: <http://archive.example/>\n\
+             X-Filler: {}\n\
+             Message-ID: <fwd@example.org>\n\n\
+             body <http://body.example/>\n--o--\n",
+            "f".repeat(filler)
+        )
+        .into_bytes()
+    };
+    let id = |mail: &[u8]| -> Vec<Option<String>> {
+        Scanner::new()
+            .extract(mail)
+            .iter()
+            .map(|m| m.forwarded_message_id().map(str::to_owned))
+            .collect()
+    };
+    let fwd = Some("<fwd@example.org>".to_string());
+    let near = mail(40);
+    assert_eq!(id(&near), [fwd.clone(), fwd.clone()]);
+    let whole = keys(&Scanner::new().extract(&near));
+    for cut in 0..=near.len() {
+        assert_eq!(fed_cut_at(&near, cut), whole, "cut at {cut}");
+    }
+    let far = mail(40 * 1024);
+    assert_eq!(id(&far), [None, fwd]);
+    let whole = keys(&Scanner::new().extract(&far));
+    for cut in (0..=far.len())
+        .step_by(997)
+        .chain(far.len() - 200..far.len())
+    {
+        assert_eq!(fed_cut_at(&far, cut), whole, "cut at {cut}");
+    }
 }
 
 /// Malformed MIME is never an error, and memory stays bounded: a header

@@ -186,6 +186,23 @@ impl Map {
         self.open = Some((d + len, r + len));
     }
 
+    /// Ends the open identity run: the next bytes start a run of their
+    /// own (whose place may change later, see [`Map::name_message`]).
+    pub fn break_run(&mut self) {
+        self.open = None;
+    }
+
+    /// Gives the runs from decoded offset `from` on (a forwarded message's
+    /// header, held back until its Message-ID was read) that id.
+    pub fn name_message(&mut self, from: u64, id: &Arc<str>) {
+        for run in self.runs.iter_mut().rev() {
+            if run.d < from {
+                break;
+            }
+            run.place.message_id = Some(id.clone());
+        }
+    }
+
     /// Empties the map for another input, keeping its capacity.
     pub fn clear(&mut self) {
         self.runs.clear();

@@ -118,7 +118,18 @@ struct Header {
     message_id: Option<Arc<str>>,
     /// A `Message-ID:` line with no value: the next continuation holds it.
     id_folding: bool,
+    /// A forwarded message's header: the raw offset of its first line.
+    raw_start: Option<u64>,
+    /// Where its text starts in the decoded text, while it is held back.
+    hold: Option<u64>,
+    /// Its Message-ID did not come within [`ID_WINDOW`] bytes of its
+    /// start: its text goes without it.
+    id_given_up: bool,
 }
+
+/// How far into a forwarded message's header its Message-ID is waited for
+/// (the header text held back meanwhile is at most this, and a line).
+const ID_WINDOW: u64 = 32 * 1024;
 
 fn blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
@@ -467,8 +478,12 @@ impl Reader {
     /// The place of the header block being read (a forwarded message's own
     /// Message-ID once its line was read).
     fn header_place(&mut self) {
-        if self.header.forwarded {
-            self.place.message_id = self.header.message_id.clone();
+        let h = &self.header;
+        if h.forwarded {
+            self.place.message_id = match h.id_given_up {
+                false => h.message_id.clone(),
+                true => None,
+            };
         }
     }
 
@@ -664,9 +679,7 @@ impl Reader {
             let at_ls = run.at_line_start(pos);
             if at_ls && run.checked != Some(pos) && self.may_be_event(run, pos) {
                 if mode == Mode::Header {
-                    self.line_start = pend_ls;
-                    self.header_place();
-                    self.push_plain(run, pend, pos, out);
+                    self.push_header(run, pend, pos, pend_ls, out);
                     (pend, pend_ls) = (pos, self.line_start);
                 }
                 match self.check(run, pos, out) {
@@ -695,9 +708,7 @@ impl Reader {
                 Mode::Header => {
                     if at_ls && complete && matches!(&raw[pos..e], b"\n" | b"\r\n" | b"" | b"\r") {
                         // The empty line ends the header block; it is text.
-                        self.line_start = pend_ls;
-                        self.header_place();
-                        self.push_plain(run, pend, e, out);
+                        self.push_header(run, pend, e, pend_ls, out);
                         self.begin_body();
                         return Ok(e);
                     }
@@ -719,11 +730,48 @@ impl Reader {
             let at = match stop {
                 Ok(p) | Err(p) => p,
             };
-            self.line_start = pend_ls;
-            self.header_place();
-            self.push_plain(run, pend, at, out);
+            self.push_header(run, pend, at, pend_ls, out);
         }
         stop
+    }
+
+    /// Writes the header text `raw[a..b]` (its first line starting at raw
+    /// offset `ls`). A forwarded message's header text is held back from
+    /// the engine ([`Reader::hold`]) until its Message-ID is read, which
+    /// its runs then take, or is given up; so whether a URL in that header
+    /// gets the id does not depend on where the input was cut.
+    fn push_header(&mut self, run: &Pass<'_>, a: usize, b: usize, ls: u64, out: &mut Out<'_>) {
+        self.line_start = ls;
+        self.header_place();
+        let h = &mut self.header;
+        if h.forwarded {
+            match (&h.message_id, h.id_given_up) {
+                (Some(id), false) => {
+                    if let Some(from) = h.hold.take() {
+                        out.map.name_message(from, id);
+                    }
+                }
+                (_, true) => h.hold = None,
+                (None, false) => {
+                    if h.hold.is_none() && a < b {
+                        // Its own runs, apart from the text before.
+                        out.map.break_run();
+                        h.hold = Some(out.d());
+                    }
+                }
+            }
+        }
+        self.push_plain(run, a, b, out);
+    }
+
+    /// The decoded offset from which the engine must wait: a forwarded
+    /// message's header whose Message-ID may still come (see
+    /// [`Reader::push_header`]).
+    pub(super) fn hold(&self) -> Option<u64> {
+        match self.mode {
+            Mode::Header => self.header.hold,
+            _ => None,
+        }
     }
 
     /// The end of the complete lines from the line start `pos` (whose
@@ -883,6 +931,15 @@ impl Reader {
                     (_, slot) => *slot = Some(value),
                 }
                 h.keep = None;
+            }
+        }
+        let h = &mut self.header;
+        if h.forwarded && h.message_id.is_none() && !h.id_given_up {
+            // Decided by raw positions alone: the same wherever the input
+            // was cut.
+            let start = *h.raw_start.get_or_insert(run.base + a as u64);
+            if run.base + e as u64 - start > ID_WINDOW {
+                h.id_given_up = true;
             }
         }
     }
@@ -1198,7 +1255,13 @@ impl MimeScan {
 
     fn scan(&mut self, eof: bool, each: &mut dyn FnMut(&mut Match)) {
         let (dec, base) = (&self.dec, self.dbase);
-        let keep = scan_window(&mut self.engine, &mut self.map, dec, base, eof, each);
+        // A forwarded message's header whose Message-ID may still come
+        // waits: its URLs take that id.
+        let limit = match self.reader.hold() {
+            Some(h) if !eof => (h.saturating_sub(base) as usize).min(dec.len()),
+            _ => dec.len(),
+        };
+        let keep = scan_window(&mut self.engine, &mut self.map, dec, base, eof, limit, each);
         self.dec.drain(..(keep - base) as usize);
         self.kept(keep);
     }
@@ -1221,9 +1284,10 @@ fn scan_window(
     buf: &[u8],
     base: u64,
     eof: bool,
+    limit: usize,
     each: &mut dyn FnMut(&mut Match),
 ) -> u64 {
-    let stop = engine.scan(buf, base, eof, buf.len(), &mut |m| {
+    let stop = engine.scan(buf, base, eof, limit, &mut |m| {
         map.translate(m);
         each(m)
     });

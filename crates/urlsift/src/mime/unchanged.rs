@@ -566,7 +566,15 @@ impl MimeScan {
             return;
         }
         let base = self.dbase;
-        let keep = scan_window(&mut self.engine, &mut self.map, text, base, false, each);
+        let keep = scan_window(
+            &mut self.engine,
+            &mut self.map,
+            text,
+            base,
+            false,
+            text.len(),
+            each,
+        );
         self.dec.extend_from_slice(&text[(keep - base) as usize..]);
         self.kept(keep);
     }
