@@ -253,6 +253,8 @@ struct Pass<'r> {
     /// Where the next `\nFrom ` and `\n--` are (cached searches).
     next_from: Option<Option<usize>>,
     next_dashes: Option<Option<usize>>,
+    /// Where the next `=` is (a cached search).
+    next_eq: Option<Option<usize>>,
 }
 
 impl<'r> Pass<'r> {
@@ -276,6 +278,20 @@ impl<'r> Pass<'r> {
             checked: None,
             next_from: None,
             next_dashes: None,
+            next_eq: None,
+        }
+    }
+
+    /// The first `=` at or after `pos` (a search cached for the pass).
+    fn next_eq(&mut self, pos: usize) -> Option<usize> {
+        match self.next_eq {
+            Some(Some(q)) if q >= pos => Some(q),
+            Some(None) => None,
+            _ => {
+                let q = memchr(b'=', &self.raw[pos..]).map(|k| pos + k);
+                self.next_eq = Some(q);
+                q
+            }
         }
     }
 
@@ -688,22 +704,23 @@ impl Reader {
                     Some(_) => {}
                 }
             }
-            if mode == Mode::Qp && at_ls {
-                // Whole lines with no `=` decode to themselves: one copy.
-                let to = self.qp_plain_lines(run, pos);
-                if to > pos {
-                    self.push_plain(run, pos, to, out);
-                    self.line_start = run.base + to as u64;
-                    pos = to;
-                    continue;
-                }
-            }
             let (e, complete) = match memchr(b'\n', &raw[pos..]) {
                 Some(k) => (pos + k + 1, true),
                 None if run.eof => (end, true),
                 None if end - pos >= HOLD || !at_ls => (end, false),
                 None => break Err(pos),
             };
+            if mode == Mode::Qp && at_ls && raw[e - 1] == b'\n' {
+                // Whole lines with no `=` decode to themselves: one copy.
+                let eq = run.next_eq(pos);
+                if eq.map_or(true, |q| q >= e) {
+                    let to = self.qp_plain_lines(run, pos, eq);
+                    self.push_plain(run, pos, to, out);
+                    self.line_start = run.base + to as u64;
+                    pos = to;
+                    continue;
+                }
+            }
             let next = match mode {
                 Mode::Header => {
                     if at_ls && complete && matches!(&raw[pos..e], b"\n" | b"\r\n" | b"" | b"\r") {
@@ -775,19 +792,18 @@ impl Reader {
     }
 
     /// The end of the complete lines from the line start `pos` (whose
-    /// structure is checked) that quoted-printable leaves as they are: no
-    /// `=` in them, and none after the first that [`Reader::lines`] would
-    /// check as structure (`From `, or `--` in a multipart). A line start,
-    /// `pos` when the first line does not qualify.
-    fn qp_plain_lines(&self, run: &mut Pass<'_>, pos: usize) -> usize {
+    /// structure is checked, and whose line is complete with no `=`: the
+    /// first `=` is `eq`) that quoted-printable leaves as they are: no `=`
+    /// in them, and none after the first that [`Reader::lines`] would
+    /// check as structure (`From `, or `--` in a multipart). A line start
+    /// past `pos`.
+    fn qp_plain_lines(&self, run: &mut Pass<'_>, pos: usize, eq: Option<usize>) -> usize {
         let raw = run.raw;
-        let Some(k) = memrchr(b'\n', &raw[pos..]) else {
-            return pos;
+        let last = memrchr(b'\n', &raw[pos..]).map_or(pos, |k| pos + k + 1);
+        let to = match eq {
+            Some(q) if q < last => memrchr(b'\n', &raw[pos..q]).map_or(pos, |k| pos + k + 1),
+            _ => last,
         };
-        let mut to = pos + k + 1;
-        if let Some(q) = memchr(b'=', &raw[pos..to]) {
-            to = memrchr(b'\n', &raw[pos..pos + q]).map_or(pos, |k| pos + k + 1);
-        }
         match run.next_structure(pos, !self.frames.is_empty()) {
             Some(s) => to.min(s),
             None => to,
