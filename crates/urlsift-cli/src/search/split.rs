@@ -107,8 +107,15 @@ fn read_window(file: &File, from: u64, at: u64) -> io::Result<Vec<u8>> {
 fn message_start_before(file: &File, at: u64, window: u64, near: bool) -> io::Result<Option<u64>> {
     let from = at - window;
     let win = read_window(file, from, at)?;
+    // Each `\nFrom ` from the end, found by its `F` (the reverse
+    // substring search has no vector prefilter).
     let mut end = win.len();
-    while let Some(k) = memchr::memmem::rfind(&win[..end], b"\nFrom ") {
+    while let Some(f) = memchr::memrchr(b'F', &win[..end]) {
+        end = f;
+        if f == 0 || win[f - 1] != b'\n' || !win[f..].starts_with(b"From ") {
+            continue;
+        }
+        let k = f - 1;
         if near && k < 2 {
             return Ok(None);
         }
@@ -116,7 +123,6 @@ fn message_start_before(file: &File, at: u64, window: u64, near: bool) -> io::Re
         if before.ends_with(b"\n") || before.ends_with(b"\n\r") {
             return Ok(Some(from + k as u64 + 1));
         }
-        end = k;
     }
     Ok(None)
 }

@@ -233,3 +233,53 @@ fn ranges_of_a_split_file_cover_it_and_scan_like_one_pass() {
     }
     std::fs::remove_file(&path).unwrap();
 }
+
+#[test]
+fn a_mailbox_range_starts_at_the_last_message_start_in_its_window() {
+    // Messages of every size around the 8 KiB first look and the 64 KiB
+    // window, `From ` lines that start no message (no empty line before),
+    // and CRLF ones.
+    let mut text = Vec::new();
+    for i in 0..400usize {
+        let sep: &[u8] = if i % 7 == 3 { b"\n\r\n" } else { b"\n\n" };
+        text.extend_from_slice(sep);
+        text.extend_from_slice(format!("From a{i}@b Mon Jan  1\nSubject: x\n\n").as_bytes());
+        let body = (i * 7919) % 70_000;
+        for k in 0..body / 50 {
+            let line: &[u8] = match k % 13 {
+                5 => b"From here on it is text, no message start.\n",
+                _ => b"Fine words, Fair weather, no structure in them.\n",
+            };
+            text.extend_from_slice(line);
+        }
+    }
+    let path = std::env::temp_dir().join(format!("urlsift-mbox-ranges-{}", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let file = File::open(&path).unwrap();
+    let size = text.len() as u64;
+    // The rule, read off the whole text: the last `\nFrom ` after an empty
+    // line in the window before the nominal boundary.
+    let want = |at: u64, piece: u64| -> Option<u64> {
+        let from = at - split::MESSAGE_WINDOW.min(piece / 2);
+        let win = &text[from as usize..at as usize];
+        let mut end = win.len();
+        while let Some(k) = memchr::memmem::rfind(&win[..end], b"\nFrom ") {
+            let before = &win[..k];
+            if before.ends_with(b"\n") || before.ends_with(b"\n\r") {
+                return Some(from + k as u64 + 1);
+            }
+            end = k;
+        }
+        None
+    };
+    let mut checked = 0;
+    for piece in [20_000u64, 65_536, 1 << 20] {
+        for r in 1..size.div_ceil(piece) {
+            let got = split::boundary(&file, r, size, piece, true, false).unwrap();
+            assert_eq!(got, want(r * piece, piece), "piece {piece}, range {r}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "{checked}");
+    std::fs::remove_file(&path).unwrap();
+}
