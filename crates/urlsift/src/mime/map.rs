@@ -235,7 +235,11 @@ impl Map {
 
     /// The index of the run holding decoded offset `d`.
     fn index(&self, d: u64) -> usize {
-        self.runs.partition_point(|r| r.d <= d).saturating_sub(1)
+        // Most matches lie in the last run (all of text scanned in place).
+        match self.runs.back() {
+            Some(last) if last.d <= d => self.runs.len() - 1,
+            _ => self.runs.partition_point(|r| r.d <= d).saturating_sub(1),
+        }
     }
 
     /// [`Map::index`] for an offset at or after the start of run `i`: a
