@@ -32,12 +32,13 @@
 mod base64;
 mod map;
 mod qp;
+mod structure;
 mod unchanged;
 
 use std::cell::Cell;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use memchr::{memchr, memmem, memrchr};
+use memchr::{memchr, memrchr};
 
 pub use map::Encoding;
 pub(crate) use map::{Kind, Map, Place, Run};
@@ -175,18 +176,6 @@ pub(crate) struct Reader {
     b64: base64::State,
 }
 
-/// The searches for line starts that may be structure, built once (a
-/// search makes a reader per input, thousands for a tree of small files).
-fn finders() -> &'static [memmem::Finder<'static>; 2] {
-    static FINDERS: OnceLock<[memmem::Finder<'static>; 2]> = OnceLock::new();
-    FINDERS.get_or_init(|| {
-        [
-            memmem::Finder::new(b"\nFrom "),
-            memmem::Finder::new(b"\n--"),
-        ]
-    })
-}
-
 /// What a line start is.
 enum Event {
     From,
@@ -250,9 +239,10 @@ struct Pass<'r> {
     lo_prev_empty: bool,
     /// The line start whose structure was looked at.
     checked: Option<usize>,
-    /// Where the next `\nFrom ` and `\n--` are (cached searches).
+    /// Where the next line starting with `From ` is, and the next starting
+    /// with `From ` or `--` (cached searches).
     next_from: Option<Option<usize>>,
-    next_dashes: Option<Option<usize>>,
+    next_any: Option<Option<usize>>,
     /// Where the next `=` is (a cached search).
     next_eq: Option<Option<usize>>,
 }
@@ -277,7 +267,7 @@ impl<'r> Pass<'r> {
             lo_prev_empty,
             checked: None,
             next_from: None,
-            next_dashes: None,
+            next_any: None,
             next_eq: None,
         }
     }
@@ -298,25 +288,18 @@ impl<'r> Pass<'r> {
     /// The first line start after `pos` that may be structure: a `From `
     /// line, or with `dashes` a `--` line (searches cached for the pass).
     fn next_structure(&mut self, pos: usize, dashes: bool) -> Option<usize> {
-        let raw = self.raw;
-        let stale = |c: Option<Option<usize>>| match c {
-            Some(Some(k)) => k <= pos,
-            Some(None) => false,
-            None => true,
+        let cache = match dashes {
+            false => &mut self.next_from,
+            true => &mut self.next_any,
         };
-        if stale(self.next_from) {
-            self.next_from = Some(finders()[0].find(&raw[pos..]).map(|k| pos + k + 1));
-        }
-        let next = self.next_from.flatten();
-        if !dashes {
-            return next;
-        }
-        if stale(self.next_dashes) {
-            self.next_dashes = Some(finders()[1].find(&raw[pos..]).map(|k| pos + k + 1));
-        }
-        match (next, self.next_dashes.flatten()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        match *cache {
+            Some(Some(k)) if k > pos => Some(k),
+            Some(None) => None,
+            _ => {
+                let next = structure::next_structure_line(self.raw, pos, dashes);
+                *cache = Some(next);
+                next
+            }
         }
     }
 
