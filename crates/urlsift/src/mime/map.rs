@@ -265,11 +265,8 @@ impl Map {
         let run = &self.runs[first];
         let line = (m.line as i64 + run.delta).max(1) as u64;
         let column = run.column(p, m.column - 1) + 1;
-        let place = run.place.clone();
         let offset = run.raw(p);
-        let mut spans = std::mem::take(&mut self.spans);
-        spans.clear();
-        let end = if run.kind == Kind::Identity
+        if run.kind == Kind::Identity
             && self
                 .runs
                 .get(first + 1)
@@ -277,17 +274,38 @@ impl Map {
         {
             // All of the match in one identity run (most matches, and all
             // in text scanned in place): every offset moves by the same,
-            // with no search for the run of each byte.
+            // with no search for the run of each byte, and the spans move
+            // where they lie (joined as `join` would).
             let shift = run.r.wrapping_sub(run.d);
-            for s in &m.spans {
-                join(
-                    &mut spans,
-                    s.start.wrapping_add(shift),
-                    s.end.wrapping_add(shift),
+            let mut kept = 0;
+            for i in 0..m.spans.len() {
+                let (a, b) = (
+                    m.spans[i].start.wrapping_add(shift),
+                    m.spans[i].end.wrapping_add(shift),
                 );
+                if kept > 0 && m.spans[kept - 1].end == a {
+                    m.spans[kept - 1].end = b;
+                } else if b > a {
+                    m.spans[kept] = Span { start: a, end: b };
+                    kept += 1;
+                }
             }
-            m.end.max(p).wrapping_add(shift)
-        } else {
+            m.spans.truncate(kept);
+            let end = m.end.max(p).wrapping_add(shift);
+            let place = &run.place;
+            m.encoding = place.encoding;
+            m.content_type.clone_from(&place.content_type);
+            m.forwarded_id.clone_from(&place.message_id);
+            m.offset = offset;
+            m.end = end.max(offset);
+            m.line = line;
+            m.column = column;
+            return;
+        }
+        let place = run.place.clone();
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        let end = {
             let mut i = first;
             for s in &m.spans {
                 let mut a = s.start;
