@@ -16,7 +16,8 @@
 //! are walked with a vector search for the only lines that may matter
 //! there (those starting with `C` or `c`, and the empty line that ends the
 //! block); in text only an `F` may start what matters, an mbox `From `
-//! line after an empty line, found by a byte search.
+//! line after an empty line, found by a vector search for an `F` after a
+//! line feed after a line feed or CR ([`next_message_start`]).
 //!
 //! The reader then takes up its state at the stretch's end
 //! ([`Reader::skim`]) by reading only from the last message start the
@@ -60,7 +61,7 @@ struct Survey {
 ///
 /// Header blocks are walked line by line (a few lines per message, each
 /// looked at only when it starts with `C` or `c`); in text only an `F` can
-/// start what matters, a message, found by one byte search.
+/// start what matters, a message, found by one vector search.
 fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Survey {
     let Some(k) = memrchr(b'\n', bytes) else {
         return Survey {
