@@ -236,6 +236,37 @@ after <http://after.example/>\n\
     );
 }
 
+/// Content types are compared without case and reported in lower case; a
+/// multipart with no boundary is plain text; a type that is not ASCII
+/// `text` is no text.
+#[test]
+fn content_types_any_case() {
+    let mail = b"Content-Type: multipart/mixed; boundary=b\n\n--b\n\
+Content-Type: Text/Plain\n\n<http://a.example/>\n--b\n\
+Content-Type: TEXT/X-Foo; charset=\"x\\\"y\"\n\n<http://b.example/>\n--b\n\
+Content-Type: text/plain\n\n<http://c.example/>\n--b\n\
+Content-Type: Multipart/Mixed\n\n<http://d.example/>\n--b\n\
+Content-Type: t\xe9xt/plain\n\n<http://e.example/>\n--b\n\
+Content-Type: message/News\n\nSubject: x\n\n<http://f.example/>\n--b--\n";
+    let types: Vec<(String, Option<String>)> = Scanner::new()
+        .extract(mail)
+        .iter()
+        .map(|m| (m.as_str().into_owned(), m.content_type().map(str::to_owned)))
+        .collect();
+    let want = [
+        ("http://a.example/", Some("text/plain")),
+        ("http://b.example/", Some("text/x-foo")),
+        ("http://c.example/", Some("text/plain")),
+        ("http://d.example/", Some("text/plain")),
+        ("http://f.example/", Some("text/plain")),
+    ];
+    let want: Vec<(String, Option<String>)> = want
+        .iter()
+        .map(|(u, c)| (u.to_string(), c.map(str::to_owned)))
+        .collect();
+    assert_eq!(types, want);
+}
+
 /// Whether a URL in a forwarded message's header gets that message's id
 /// does not depend on where the input was cut, even when the id comes
 /// after the URL; an id further than the window waited for (32 KiB) is

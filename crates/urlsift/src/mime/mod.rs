@@ -174,6 +174,8 @@ pub(crate) struct Reader {
     /// The Message-ID of the innermost forwarded message being read.
     forwarded: Option<Arc<str>>,
     b64: base64::State,
+    /// The content type last given to a text part's matches.
+    last_content_type: Option<Arc<str>>,
 }
 
 /// What a line start is.
@@ -196,6 +198,7 @@ impl Reader {
             place: Place::default(),
             forwarded: None,
             b64: base64::State::default(),
+            last_content_type: None,
         }
     }
 
@@ -492,35 +495,40 @@ impl Reader {
         if h.forwarded {
             self.forwarded = h.message_id.clone();
         }
-        let (mut ctype, params) = match &h.content_type {
-            Some(v) => content_type(v),
-            None => ("text/plain".to_string(), Vec::new()),
+        // The type and subtype as they stand (no `type/subtype` means
+        // `text/plain`), compared without case: no allocation per part but
+        // a multipart's parameters and a new content type for matches.
+        let value = h.content_type.as_deref();
+        let (mut t, mut s): (&[u8], &[u8]) = match value.and_then(content_type_value) {
+            Some((t, s, _)) => (t, s),
+            None => (b"text", b"plain"),
         };
-        let boundary = params
-            .iter()
-            .find(|(k, _)| k == "boundary")
-            .map(|(_, v)| v.clone());
-        let major_multipart = ctype.starts_with("multipart/");
-        if major_multipart && boundary.is_none() {
-            ctype = "text/plain".to_string();
-        }
         self.place = self.plain_place();
-        if ctype.starts_with("multipart/") {
-            if h.alternative {
-                self.mode = Mode::Skip;
-            } else {
-                self.frames.push(Frame {
-                    boundary: boundary.unwrap_or_default(),
-                    alternative: ctype == "multipart/alternative",
-                    depth: h.depth,
-                    closed: false,
-                    forwarded: self.forwarded.clone(),
-                });
-                self.mode = Mode::Plain;
+        if t.eq_ignore_ascii_case(b"multipart") {
+            let (_, params) = content_type(value.unwrap_or_default());
+            match params.into_iter().find(|(k, _)| k == "boundary") {
+                Some((_, boundary)) => {
+                    if h.alternative {
+                        self.mode = Mode::Skip;
+                    } else {
+                        self.frames.push(Frame {
+                            boundary,
+                            alternative: s.eq_ignore_ascii_case(b"alternative"),
+                            depth: h.depth,
+                            closed: false,
+                            forwarded: self.forwarded.clone(),
+                        });
+                        self.mode = Mode::Plain;
+                    }
+                    return;
+                }
+                // A multipart with no boundary is plain text.
+                None => (t, s) = (b"text", b"plain"),
             }
-            return;
         }
-        if ctype == "message/rfc822" || ctype == "message/news" {
+        if t.eq_ignore_ascii_case(b"message")
+            && (s.eq_ignore_ascii_case(b"rfc822") || s.eq_ignore_ascii_case(b"news"))
+        {
             if h.alternative {
                 self.mode = Mode::Skip;
             } else {
@@ -528,31 +536,53 @@ impl Reader {
             }
             return;
         }
-        let markup = matches!(
-            ctype.as_str(),
-            "text/html" | "text/enriched" | "text/richtext" | "text/xml"
-        );
-        if !ctype.starts_with("text/") || markup {
+        let markup = [&b"html"[..], b"enriched", b"richtext", b"xml"]
+            .iter()
+            .any(|m| s.eq_ignore_ascii_case(m));
+        if !t.eq_ignore_ascii_case(b"text") || markup {
             self.mode = Mode::Skip;
             return;
         }
-        let cte = h
-            .encoding
-            .as_deref()
-            .map(|v| py_strip(v).to_ascii_lowercase())
-            .unwrap_or_default();
-        let (mode, encoding) = match &cte[..] {
-            b"quoted-printable" => (Mode::Qp, Some(Encoding::QuotedPrintable)),
-            b"base64" => (Mode::Base64, Some(Encoding::Base64)),
-            _ => (Mode::Plain, None),
+        let cte = h.encoding.as_deref().map(py_strip).unwrap_or_default();
+        let (mode, encoding) = if cte.eq_ignore_ascii_case(b"quoted-printable") {
+            (Mode::Qp, Some(Encoding::QuotedPrintable))
+        } else if cte.eq_ignore_ascii_case(b"base64") {
+            (Mode::Base64, Some(Encoding::Base64))
+        } else {
+            (Mode::Plain, None)
         };
         self.mode = mode;
         self.b64 = base64::State::default();
+        let content_type = (h.depth > 0 || encoding.is_some()).then(|| self.content_type_of(t, s));
         self.place = Place {
             encoding,
-            content_type: (h.depth > 0 || encoding.is_some()).then(|| Arc::from(&ctype[..])),
+            content_type,
             message_id: self.forwarded.clone(),
         };
+    }
+
+    /// `type/subtype` in lower case, for the matches of a text part; the
+    /// last one made serves again when it is the same (most parts are
+    /// `text/plain`).
+    fn content_type_of(&mut self, t: &[u8], s: &[u8]) -> Arc<str> {
+        if let Some(last) = &self.last_content_type {
+            let c = last.as_bytes();
+            if t.is_ascii()
+                && s.is_ascii()
+                && c.len() == t.len() + 1 + s.len()
+                && c[..t.len()].eq_ignore_ascii_case(t)
+                && c[t.len()] == b'/'
+                && c[t.len() + 1..].eq_ignore_ascii_case(s)
+            {
+                return last.clone();
+            }
+        }
+        let mut ctype = String::from_utf8_lossy(t).to_ascii_lowercase();
+        ctype.push('/');
+        ctype.push_str(&String::from_utf8_lossy(s).to_ascii_lowercase());
+        let ctype: Arc<str> = Arc::from(ctype);
+        self.last_content_type = Some(ctype.clone());
+        ctype
     }
 
     /// A text ends: flush the decoder, and with the raw offset `at` of
