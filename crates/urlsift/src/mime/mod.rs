@@ -938,26 +938,32 @@ impl Reader {
             let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
             h.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
             if raw[e - 1] == b'\n' || (run.eof && e == raw.len()) {
-                let line = std::mem::take(&mut h.line);
-                let value = match h.keep {
-                    Some(true) => {
-                        let mut v = b" ".to_vec();
-                        v.extend_from_slice(py_strip(&line));
-                        v
-                    }
-                    _ => line.get(h.name..).unwrap_or_default().to_vec(),
-                };
+                let mut line = std::mem::take(&mut h.line);
                 let slot = match h.last {
                     Field::ContentType => &mut h.content_type,
                     _ => &mut h.encoding,
                 };
                 match (h.keep, slot) {
-                    (Some(true), Some(old)) => {
-                        if old.len() < VALUE_CAP {
-                            old.extend_from_slice(&value);
+                    (Some(true), slot) => {
+                        // A continuation: a space and its stripped text
+                        // join the value; the line's buffer serves again.
+                        let more = py_strip(&line);
+                        match slot {
+                            Some(old) if old.len() < VALUE_CAP => {
+                                old.push(b' ');
+                                old.extend_from_slice(more);
+                            }
+                            Some(_) => {}
+                            None => *slot = Some([&b" "[..], more].concat()),
                         }
+                        line.clear();
+                        h.line = line;
                     }
-                    (_, slot) => *slot = Some(value),
+                    (_, slot) => {
+                        // The value after the name: the line's own buffer.
+                        line.drain(..h.name.min(line.len()));
+                        *slot = Some(line);
+                    }
                 }
                 h.keep = None;
             }
