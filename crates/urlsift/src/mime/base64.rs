@@ -121,9 +121,24 @@ impl Reader {
         }
         out.dec.extend_from_slice(&three);
         i += 4;
-        while let Some(three) = group(bytes, i) {
-            out.dec.extend_from_slice(&three);
-            i += 4;
+        // The groups that follow, decoded into a block on the stack and
+        // appended a block at a time (an append per group cost more than
+        // its decoding).
+        let mut block = [0u8; 96];
+        loop {
+            let mut n = 0;
+            while n < block.len() {
+                let Some(three) = group(bytes, i) else {
+                    break;
+                };
+                block[n..n + 3].copy_from_slice(&three);
+                n += 3;
+                i += 4;
+            }
+            out.dec.extend_from_slice(&block[..n]);
+            if n < block.len() {
+                break;
+            }
         }
         let end = base + i as u64;
         if let Some(last) = out.map.last_mut() {
