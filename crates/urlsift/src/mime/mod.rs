@@ -745,7 +745,10 @@ impl Reader {
                     self.header_line(run, pos, e, at_ls);
                     e
                 }
-                Mode::Qp => self.qp_line(run, pos, e, complete, out),
+                Mode::Qp => {
+                    let eq = run.next_eq(pos);
+                    self.qp_line(run, pos, e, complete, eq, out)
+                }
                 _ => self.b64_line(run, pos, e, out),
             };
             if next < e {

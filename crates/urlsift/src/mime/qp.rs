@@ -20,21 +20,27 @@ fn hex(b: u8) -> Option<u8> {
 
 impl Reader {
     /// Decodes `raw[a..e]`, one line or (`complete` false) the part of a
-    /// long line that has arrived. Returns how far it got: short of `e`
-    /// when an `=` at the end needs the bytes after it.
+    /// long line that has arrived, `eq` being the first `=` at or after
+    /// `a` (the reader's cached search). Returns how far it got: short of
+    /// `e` when an `=` at the end needs the bytes after it.
     pub(super) fn qp_line(
         &mut self,
         run: &Pass<'_>,
         a: usize,
         e: usize,
         complete: bool,
+        eq: Option<usize>,
         out: &mut Out<'_>,
     ) -> usize {
         let raw = run.raw;
         let mut x = a;
         let mut lit = a;
-        while let Some(k) = memchr(b'=', &raw[x..e]) {
-            let q = x + k;
+        // The first `=` is known; the others are searched for.
+        let mut first = Some(eq.filter(|&q| q < e));
+        while let Some(q) = match first.take() {
+            Some(known) => known,
+            None => memchr(b'=', &raw[x..e]).map(|k| x + k),
+        } {
             if !complete && q + 3 > e {
                 self.push_plain(run, lit, q, out);
                 return q;
