@@ -536,10 +536,7 @@ impl Reader {
             }
             return;
         }
-        let markup = [&b"html"[..], b"enriched", b"richtext", b"xml"]
-            .iter()
-            .any(|m| s.eq_ignore_ascii_case(m));
-        if !t.eq_ignore_ascii_case(b"text") || markup {
+        if !read_as_text(t, s) {
             self.mode = Mode::Skip;
             return;
         }
@@ -1049,6 +1046,15 @@ static TYPE_BYTES: [bool; 256] = {
     }
     t
 };
+
+/// Whether a part of type `t/s` (any case) is text that is read (rule
+/// 12): `text/*` but markup.
+fn read_as_text(t: &[u8], s: &[u8]) -> bool {
+    t.eq_ignore_ascii_case(b"text")
+        && ![&b"html"[..], b"enriched", b"richtext", b"xml"]
+            .iter()
+            .any(|m| s.eq_ignore_ascii_case(m))
+}
 
 /// `type/subtype` in lower case and the parameters (names in lower case,
 /// first occurrence first) of a `Content-Type` value; one that is not

@@ -33,7 +33,8 @@
 use memchr::{memchr, memrchr};
 
 use super::{
-    content_type_value, field_name, opens_message, py_space, py_strip, scan_window, type_byte,
+    content_type_value, field_name, opens_message, py_space, py_strip, read_as_text, scan_window,
+    type_byte,
 };
 use super::{Field, MimeScan, Place};
 use super::{Mode, Out, Pass, Reader, HOLD};
@@ -378,13 +379,7 @@ fn plain_type(value: &[u8]) -> bool {
     // first line decides the type once it holds more than blanks.
     match content_type_value(value) {
         None => true,
-        Some((t, s, _)) => {
-            t.eq_ignore_ascii_case(b"text")
-                && !s.eq_ignore_ascii_case(b"html")
-                && !s.eq_ignore_ascii_case(b"enriched")
-                && !s.eq_ignore_ascii_case(b"richtext")
-                && !s.eq_ignore_ascii_case(b"xml")
-        }
+        Some((t, s, _)) => read_as_text(t, s),
     }
 }
 
@@ -663,13 +658,7 @@ mod tests {
         // The reading without the `text/plain` shortcut.
         let full = |v: &[u8]| match content_type_value(v) {
             None => !v.iter().all(|&b| py_space(b)),
-            Some((t, s, _)) => {
-                t.eq_ignore_ascii_case(b"text")
-                    && !s.eq_ignore_ascii_case(b"html")
-                    && !s.eq_ignore_ascii_case(b"enriched")
-                    && !s.eq_ignore_ascii_case(b"richtext")
-                    && !s.eq_ignore_ascii_case(b"xml")
-            }
+            Some((t, s, _)) => read_as_text(t, s),
         };
         for v in [
             &b" text/plain"[..],
