@@ -109,15 +109,17 @@ impl Reader {
         let r = base + i as u64;
         let d = out.d();
         if g.next != Some((r, d, self.delta)) {
-            out.map.push(Run {
-                d,
-                r,
-                col: r.saturating_sub(self.line_start),
-                delta: self.delta,
-                kind: Kind::Base64 { g0: d },
-                place: self.place.clone(),
-                cap: r + 4,
-            });
+            out.map.push(
+                Run {
+                    d,
+                    r,
+                    col: r.saturating_sub(self.line_start),
+                    delta: self.delta,
+                    kind: Kind::Base64 { g0: d },
+                    cap: r + 4,
+                },
+                &self.place,
+            );
         }
         out.dec.extend_from_slice(&three);
         i += 4;
@@ -171,15 +173,17 @@ impl Reader {
     fn b64_group(&mut self, g: &mut State, bytes: &[u8], out: &mut Out<'_>) {
         let d = out.d();
         if g.next != Some((g.r, d, g.delta)) {
-            out.map.push(Run {
-                d,
-                r: g.r,
-                col: g.col,
-                delta: g.delta,
-                kind: Kind::Base64 { g0: d },
-                place: self.place.clone(),
-                cap: g.end,
-            });
+            out.map.push(
+                Run {
+                    d,
+                    r: g.r,
+                    col: g.col,
+                    delta: g.delta,
+                    kind: Kind::Base64 { g0: d },
+                    cap: g.end,
+                },
+                &self.place,
+            );
         } else if let Some(last) = out.map.last_mut() {
             last.cap = g.end;
         }
@@ -192,15 +196,17 @@ impl Reader {
                 delta -= 1;
                 self.delta -= 1;
                 if j + 1 < bytes.len() {
-                    out.map.push(Run {
-                        d: d + j as u64 + 1,
-                        r: g.r,
-                        col: g.col,
-                        delta,
-                        kind: Kind::Base64 { g0: d },
-                        place: self.place.clone(),
-                        cap: g.end,
-                    });
+                    out.map.push(
+                        Run {
+                            d: d + j as u64 + 1,
+                            r: g.r,
+                            col: g.col,
+                            delta,
+                            kind: Kind::Base64 { g0: d },
+                            cap: g.end,
+                        },
+                        &self.place,
+                    );
                 }
             }
         }

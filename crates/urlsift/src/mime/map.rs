@@ -93,7 +93,6 @@ pub(crate) struct Run {
     /// Raw line minus decoded line, across the run.
     pub delta: i64,
     pub kind: Kind,
-    pub place: Place,
     /// Raw offset past the run's last encoding byte, for a base64 run
     /// (its last group may be partial); `u64::MAX` otherwise.
     pub cap: u64,
@@ -142,6 +141,12 @@ impl Run {
 #[derive(Debug, Default)]
 pub(crate) struct Map {
     runs: VecDeque<Run>,
+    /// Where each place starts in the decoded text, in order. A place
+    /// changes a part at a time, so runs do not each hold one (a copy per
+    /// quoted-printable line cost two atomic operations).
+    places: VecDeque<(u64, Place)>,
+    /// The next run starts a place of its own (see [`Map::break_run`]).
+    fresh: bool,
     /// Decoded and raw ends of the last run, when it is an identity run
     /// (so that the next identity bytes extend it).
     open: Option<(u64, u64)>,
@@ -149,9 +154,15 @@ pub(crate) struct Map {
 }
 
 impl Map {
-    /// Appends a run starting at decoded offset `run.d`.
-    pub fn push(&mut self, run: Run) {
+    /// Appends a run starting at decoded offset `run.d`, in `place`.
+    pub fn push(&mut self, run: Run, place: &Place) {
         self.open = None;
+        match self.places.back_mut() {
+            Some((_, last)) if !self.fresh && last.same(place) => {}
+            Some((d, last)) if *d == run.d => *last = place.clone(),
+            _ => self.places.push_back((run.d, place.clone())),
+        }
+        self.fresh = false;
         if let Some(last) = self.runs.back_mut() {
             if last.d == run.d {
                 *last = run;
@@ -169,43 +180,67 @@ impl Map {
         }
         if self.open == Some((d, r)) {
             let last = self.runs.back().expect("an open run");
-            if last.delta == delta && last.place.same(place) {
+            if last.delta == delta && self.last_place().is_some_and(|p| p.same(place)) {
                 self.open = Some((d + len, r + len));
                 return;
             }
         }
-        self.push(Run {
-            d,
-            r,
-            col,
-            delta,
-            kind: Kind::Identity,
-            place: place.clone(),
-            cap: u64::MAX,
-        });
+        self.push(
+            Run {
+                d,
+                r,
+                col,
+                delta,
+                kind: Kind::Identity,
+                cap: u64::MAX,
+            },
+            place,
+        );
         self.open = Some((d + len, r + len));
     }
 
-    /// Ends the open identity run: the next bytes start a run of their
-    /// own (whose place may change later, see [`Map::name_message`]).
+    /// Ends the open identity run: the next bytes start a run, and a
+    /// place, of their own (whose id may come later, see
+    /// [`Map::name_message`]).
     pub fn break_run(&mut self) {
         self.open = None;
+        self.fresh = true;
     }
 
-    /// Gives the runs from decoded offset `from` on (a forwarded message's
-    /// header, held back until its Message-ID was read) that id.
+    /// Gives the text from decoded offset `from` on (a forwarded message's
+    /// header, held back until its Message-ID was read; its place starts
+    /// there, see [`Map::break_run`]) that id.
     pub fn name_message(&mut self, from: u64, id: &Arc<str>) {
-        for run in self.runs.iter_mut().rev() {
-            if run.d < from {
+        for (d, place) in self.places.iter_mut().rev() {
+            if *d < from {
                 break;
             }
-            run.place.message_id = Some(id.clone());
+            place.message_id = Some(id.clone());
         }
+    }
+
+    /// The place of the last run.
+    pub fn last_place(&self) -> Option<&Place> {
+        self.places.back().map(|(_, p)| p)
+    }
+
+    /// The place of decoded offset `d` (in a run still held).
+    fn place_of(&self, d: u64) -> &Place {
+        let i = match self.places.back() {
+            Some((s, _)) if *s <= d => self.places.len() - 1,
+            _ => self
+                .places
+                .partition_point(|(s, _)| *s <= d)
+                .saturating_sub(1),
+        };
+        &self.places[i].1
     }
 
     /// Empties the map for another input, keeping its capacity.
     pub fn clear(&mut self) {
         self.runs.clear();
+        self.places.clear();
+        self.fresh = false;
         self.open = None;
         self.spans.clear();
     }
@@ -213,13 +248,20 @@ impl Map {
     /// Bytes its buffers hold.
     pub fn capacity(&self) -> usize {
         self.runs.capacity() * std::mem::size_of::<Run>()
+            + self.places.capacity() * std::mem::size_of::<(u64, Place)>()
             + self.spans.capacity() * std::mem::size_of::<Span>()
     }
 
-    /// Drops the runs wholly before decoded offset `d`.
+    /// Drops the runs wholly before decoded offset `d`, and the places no
+    /// run left is in.
     pub fn forget(&mut self, d: u64) {
         while self.runs.len() > 1 && self.runs[1].d <= d {
             self.runs.pop_front();
+        }
+        if let Some(first) = self.runs.front() {
+            while self.places.len() > 1 && self.places[1].0 <= first.d {
+                self.places.pop_front();
+            }
         }
     }
 
@@ -292,7 +334,7 @@ impl Map {
             }
             m.spans.truncate(kept);
             let end = m.end.max(p).wrapping_add(shift);
-            let place = &run.place;
+            let place = self.place_of(p);
             m.encoding = place.encoding;
             m.content_type.clone_from(&place.content_type);
             m.forwarded_id.clone_from(&place.message_id);
@@ -302,7 +344,7 @@ impl Map {
             m.column = column;
             return;
         }
-        let place = run.place.clone();
+        let place = self.place_of(p).clone();
         let mut spans = std::mem::take(&mut self.spans);
         spans.clear();
         let end = {

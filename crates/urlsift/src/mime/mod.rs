@@ -609,15 +609,17 @@ impl Reader {
         if sep.is_empty() {
             return;
         }
-        out.map.push(Run {
-            d: out.d(),
-            r: at,
-            col: 0,
-            delta: self.delta,
-            kind: Kind::Separator,
-            place: Place::default(),
-            cap: u64::MAX,
-        });
+        out.map.push(
+            Run {
+                d: out.d(),
+                r: at,
+                col: 0,
+                delta: self.delta,
+                kind: Kind::Separator,
+                cap: u64::MAX,
+            },
+            &Place::default(),
+        );
         out.dec.extend_from_slice(sep);
         self.delta -= sep.len() as i64;
     }

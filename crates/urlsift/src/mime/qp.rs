@@ -89,18 +89,20 @@ impl Reader {
         let r = run.base + q as u64;
         let extends = matches!(out.map.last(), Some(last) if last.kind == Kind::Escape
             && last.delta == self.delta
-            && last.place.same(&self.place)
+            && out.map.last_place().is_some_and(|p| p.same(&self.place))
             && last.r + 3 * (d - last.d) == r);
         if !extends {
-            out.map.push(Run {
-                d,
-                r,
-                col: r.saturating_sub(self.line_start),
-                delta: self.delta,
-                kind: Kind::Escape,
-                place: self.place.clone(),
-                cap: u64::MAX,
-            });
+            out.map.push(
+                Run {
+                    d,
+                    r,
+                    col: r.saturating_sub(self.line_start),
+                    delta: self.delta,
+                    kind: Kind::Escape,
+                    cap: u64::MAX,
+                },
+                &self.place,
+            );
         }
         out.dec.push(v);
         if v == b'\n' {
