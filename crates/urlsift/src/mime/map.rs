@@ -308,7 +308,7 @@ impl Map {
         let line = (m.line as i64 + run.delta).max(1) as u64;
         let column = run.column(p, m.column - 1) + 1;
         let offset = run.raw(p);
-        if run.kind == Kind::Identity
+        let end = if run.kind == Kind::Identity
             && self
                 .runs
                 .get(first + 1)
@@ -333,21 +333,10 @@ impl Map {
                 }
             }
             m.spans.truncate(kept);
-            let end = m.end.max(p).wrapping_add(shift);
-            let place = self.place_of(p);
-            m.encoding = place.encoding;
-            m.content_type.clone_from(&place.content_type);
-            m.forwarded_id.clone_from(&place.message_id);
-            m.offset = offset;
-            m.end = end.max(offset);
-            m.line = line;
-            m.column = column;
-            return;
-        }
-        let place = self.place_of(p).clone();
-        let mut spans = std::mem::take(&mut self.spans);
-        spans.clear();
-        let end = {
+            m.end.max(p).wrapping_add(shift)
+        } else {
+            let mut spans = std::mem::take(&mut self.spans);
+            spans.clear();
             let mut i = first;
             for s in &m.spans {
                 let mut a = s.start;
@@ -362,6 +351,8 @@ impl Map {
                     a = b;
                 }
             }
+            std::mem::swap(&mut m.spans, &mut spans);
+            self.spans = spans;
             if m.end > p {
                 let i = self.index_from(first, m.end - 1);
                 self.runs[i].raw_end(m.end - 1)
@@ -369,15 +360,14 @@ impl Map {
                 offset
             }
         };
-        std::mem::swap(&mut m.spans, &mut spans);
-        self.spans = spans;
+        let place = self.place_of(p);
+        m.encoding = place.encoding;
+        m.content_type.clone_from(&place.content_type);
+        m.forwarded_id.clone_from(&place.message_id);
         m.offset = offset;
         m.end = end.max(offset);
         m.line = line;
         m.column = column;
-        m.encoding = place.encoding;
-        m.content_type = place.content_type;
-        m.forwarded_id = place.message_id;
     }
 }
 

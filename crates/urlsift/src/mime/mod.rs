@@ -722,9 +722,13 @@ impl Reader {
                 None if end - pos >= HOLD || !at_ls => (end, false),
                 None => break Err(pos),
             };
+            // Quoted-printable: the first `=` from here (a cached search).
+            let eq = match mode {
+                Mode::Qp => run.next_eq(pos),
+                _ => None,
+            };
             if mode == Mode::Qp && at_ls && raw[e - 1] == b'\n' {
                 // Whole lines with no `=` decode to themselves: one copy.
-                let eq = run.next_eq(pos);
                 if eq.map_or(true, |q| q >= e) {
                     let to = self.qp_plain_lines(run, pos, eq);
                     self.push_plain(run, pos, to, out);
@@ -744,10 +748,7 @@ impl Reader {
                     self.header_line(run, pos, e, at_ls);
                     e
                 }
-                Mode::Qp => {
-                    let eq = run.next_eq(pos);
-                    self.qp_line(run, pos, e, complete, eq, out)
-                }
+                Mode::Qp => self.qp_line(run, pos, e, complete, eq, out),
                 _ => self.b64_line(run, pos, e, out),
             };
             if next < e {

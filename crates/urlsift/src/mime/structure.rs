@@ -3,38 +3,60 @@
 //! a multipart, with `--` (a boundary, when the rest of the line says so).
 //! The reader looks only at these in plain text and skipped bodies, and
 //! finds them with one vector pass over the text for a line feed followed
-//! by `F` or `-`. Two substring searches (`\nFrom `, `\n--`) took two
-//! passes, most of a multipart's reading time outside the decoders.
+//! by `F` or `-` ([`next_line_start_in`], which the survey's header walk
+//! shares). Two substring searches (`\nFrom `, `\n--`) took two passes,
+//! most of a multipart's reading time outside the decoders.
 
 use memchr::memchr;
 
 /// The first line start `s > pos` whose line starts with `From ` or, with
 /// `dashes`, with `--`, the whole of that prefix lying in `raw`.
 pub(super) fn next_structure_line(raw: &[u8], pos: usize, dashes: bool) -> Option<usize> {
+    let accept = |s: usize| {
+        let rest = &raw[s..];
+        rest.starts_with(b"From ") || (dashes && rest.starts_with(b"--"))
+    };
+    match dashes {
+        true => next_line_start_in(raw, pos, [b'F', b'-'], accept),
+        false => next_line_start_in(raw, pos, [b'F'], accept),
+    }
+}
+
+/// The first line start `s > from` (`bytes[s - 1]` is a line feed) whose
+/// first byte is one of `set` and that `accept`s: the line starts that may
+/// matter, for the reader's structure lines and the survey's header walk.
+/// A line feed sits every few tens of bytes, so a search per line would
+/// cost a call per line; the vector search tests 64 line starts at a time
+/// and asks `accept` of each candidate without leaving its loop.
+pub(super) fn next_line_start_in<const N: usize>(
+    bytes: &[u8],
+    from: usize,
+    set: [u8; N],
+    accept: impl Fn(usize) -> bool,
+) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is available, checked just above.
-            return unsafe { simd::next_structure_line_avx2(raw, pos, dashes) };
+            return unsafe { simd::next_line_start_in_avx2(bytes, from, set, accept) };
         }
     }
-    next_structure_line_scalar(raw, pos, dashes)
+    next_line_start_in_scalar(bytes, from, set, accept)
 }
 
-/// Whether the line start `s` begins a line that may be structure.
-#[inline]
-fn is_structure(raw: &[u8], s: usize, dashes: bool) -> bool {
-    let rest = &raw[s..];
-    rest.starts_with(b"From ") || (dashes && rest.starts_with(b"--"))
-}
-
-fn next_structure_line_scalar(raw: &[u8], mut pos: usize, dashes: bool) -> Option<usize> {
-    while let Some(k) = memchr(b'\n', raw.get(pos..)?) {
-        let s = pos + k + 1;
-        if is_structure(raw, s, dashes) {
-            return Some(s);
+fn next_line_start_in_scalar<const N: usize>(
+    bytes: &[u8],
+    mut from: usize,
+    set: [u8; N],
+    accept: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    while let Some(k) = memchr(b'\n', bytes.get(from..)?) {
+        let s = from + k + 1;
+        match bytes.get(s) {
+            Some(b) if set.contains(b) && accept(s) => return Some(s),
+            Some(_) => from = s,
+            None => return None,
         }
-        pos = s;
     }
     None
 }
@@ -43,56 +65,56 @@ fn next_structure_line_scalar(raw: &[u8], mut pos: usize, dashes: bool) -> Optio
 mod simd {
     use std::arch::x86_64::*;
 
-    /// [`super::next_structure_line_scalar`] 64 line starts at a time: the
-    /// bytes after line feeds tested for `F` (and `-`) in registers, each
-    /// candidate then checked whole. A line feed sits every few tens of
-    /// bytes, so a search per line would cost a call per line.
+    /// [`super::next_line_start_in_scalar`] 64 pairs of bytes at a time:
+    /// line feeds in two vectors, the bytes after them in the same vectors
+    /// loaded one byte on.
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn next_structure_line_avx2(
-        raw: &[u8],
-        pos: usize,
-        dashes: bool,
+    pub(super) unsafe fn next_line_start_in_avx2<const N: usize>(
+        bytes: &[u8],
+        mut from: usize,
+        set: [u8; N],
+        accept: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let n = raw.len();
+        let n = bytes.len();
+        let raw_set = set;
         let nl = _mm256_set1_epi8(b'\n' as i8);
-        let f = _mm256_set1_epi8(b'F' as i8);
-        // Without dashes, the second test is the first again.
-        let d = _mm256_set1_epi8(if dashes { b'-' } else { b'F' } as i8);
-        // Line starts `s` from `pos + 1` on: `raw[s - 1]` is the line feed.
-        let mut s = pos + 1;
-        let starts = |p: *const u8| {
-            // SAFETY (of each call): `p - 1 .. p + 32` lies inside `raw`.
-            let (v, v1) = unsafe {
-                (
-                    _mm256_loadu_si256(p as *const __m256i),
-                    _mm256_loadu_si256(p.sub(1) as *const __m256i),
-                )
-            };
-            let first = _mm256_or_si256(_mm256_cmpeq_epi8(v, f), _mm256_cmpeq_epi8(v, d));
-            _mm256_and_si256(_mm256_cmpeq_epi8(v1, nl), first)
+        let set = set.map(|b| _mm256_set1_epi8(b as i8));
+        let pairs = |v: __m256i, w: __m256i| {
+            let lf = _mm256_cmpeq_epi8(v, nl);
+            // `N` is a constant: the fold unrolls to `N` compares.
+            let first = set.iter().fold(_mm256_setzero_si256(), |acc, &b| {
+                _mm256_or_si256(acc, _mm256_cmpeq_epi8(w, b))
+            });
+            _mm256_movemask_epi8(_mm256_and_si256(lf, first)) as u32
         };
-        while s + 64 <= n {
-            let p = raw.as_ptr().wrapping_add(s);
-            // `s >= 1` and `s + 64 <= n`: both calls' bytes lie inside.
-            let (a, b) = (starts(p), starts(p.wrapping_add(32)));
-            let any = _mm256_or_si256(a, b);
-            if _mm256_testz_si256(any, any) == 0 {
-                let mut m = u64::from(_mm256_movemask_epi8(a) as u32)
-                    | u64::from(_mm256_movemask_epi8(b) as u32) << 32;
-                while m != 0 {
-                    let c = s + m.trailing_zeros() as usize;
-                    if super::is_structure(raw, c, dashes) {
-                        return Some(c);
-                    }
-                    m &= m - 1;
+        while from + 65 <= n {
+            // SAFETY: `from + 65 <= n`, so the four 32-byte loads (at
+            // `from`, `from + 1`, `from + 32` and `from + 33`) lie inside
+            // `bytes`.
+            let m = unsafe {
+                let p = bytes.as_ptr().add(from);
+                u64::from(pairs(
+                    _mm256_loadu_si256(p as *const __m256i),
+                    _mm256_loadu_si256(p.add(1) as *const __m256i),
+                )) | u64::from(pairs(
+                    _mm256_loadu_si256(p.add(32) as *const __m256i),
+                    _mm256_loadu_si256(p.add(33) as *const __m256i),
+                )) << 32
+            };
+            let mut m = m;
+            while m != 0 {
+                let s = from + m.trailing_zeros() as usize + 1;
+                if accept(s) {
+                    return Some(s);
                 }
+                m &= m - 1;
             }
-            s += 64;
+            from += 64;
         }
-        super::next_structure_line_scalar(raw, s - 1, dashes)
+        super::next_line_start_in_scalar(bytes, from, raw_set, accept)
     }
 }
 
@@ -100,6 +122,19 @@ mod simd {
 mod tests {
     use super::*;
     use memchr::memmem;
+
+    /// The structure search a line at a time.
+    fn next_structure_line_scalar(raw: &[u8], mut pos: usize, dashes: bool) -> Option<usize> {
+        while let Some(k) = memchr(b'\n', raw.get(pos..)?) {
+            let s = pos + k + 1;
+            let rest = &raw[s..];
+            if rest.starts_with(b"From ") || (dashes && rest.starts_with(b"--")) {
+                return Some(s);
+            }
+            pos = s;
+        }
+        None
+    }
 
     /// The substring searches the vector pass stands for.
     fn by_substrings(raw: &[u8], pos: usize, dashes: bool) -> Option<usize> {

@@ -32,6 +32,7 @@
 
 use memchr::{memchr, memrchr};
 
+use super::structure::next_line_start_in;
 use super::{
     content_type_value, field_name, opens_message, py_space, py_strip, read_as_text, scan_window,
     type_byte,
@@ -124,11 +125,9 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
             break;
         };
         pos = p + 1;
-        let line_start = if p == 0 {
-            at_line_start
-        } else {
-            bytes[p - 1] == b'\n'
-        };
+        // The search gives line starts only, but at 0, where the state
+        // before the bytes decides.
+        let line_start = p > 0 || at_line_start;
         if line_start && bytes[p..].starts_with(b"From ") && pass.prev_empty(p) {
             // A message starts; its header block follows this line.
             last_message = Some(p);
@@ -173,32 +172,10 @@ fn next_message_start_scalar(bytes: &[u8], mut from: usize) -> Option<usize> {
 
 /// The next line start `s > from` whose line may matter in a header block
 /// (its first byte is `C`, `c`, a line feed or a CR; `bytes[s - 1]` is a
-/// line feed), if any.
+/// line feed), if any. Most of a header block costs a few vector
+/// operations per 64 bytes.
 fn next_header_line(bytes: &[u8], from: usize) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is available, checked just above.
-            return unsafe { simd::next_header_line_avx2(bytes, from) };
-        }
-    }
-    next_header_line_scalar(bytes, from)
-}
-
-fn header_byte(b: u8) -> bool {
-    b | 0x20 == b'c' || b == b'\n' || b == b'\r'
-}
-
-fn next_header_line_scalar(bytes: &[u8], mut from: usize) -> Option<usize> {
-    while let Some(k) = memchr(b'\n', &bytes[from..]) {
-        let s = from + k + 1;
-        match bytes.get(s) {
-            Some(&b) if header_byte(b) => return Some(s),
-            Some(_) => from = s,
-            None => return None,
-        }
-    }
-    None
+    next_line_start_in(bytes, from, [b'C', b'c', b'\n', b'\r'], |_| true)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -290,49 +267,6 @@ mod simd {
             from += 128;
         }
         super::next_message_start_scalar(bytes, from)
-    }
-
-    /// [`super::next_header_line_scalar`] 64 pairs of bytes at a time: line
-    /// feeds in two vectors, the bytes after them in the same vectors
-    /// loaded one byte on. A header line is some tens of bytes and few
-    /// matter, so most of a header block costs a few vector operations
-    /// per 64 bytes, where a search per line would cost a call per line.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn next_header_line_avx2(bytes: &[u8], mut from: usize) -> Option<usize> {
-        let n = bytes.len();
-        let nl = _mm256_set1_epi8(b'\n' as i8);
-        let cr = _mm256_set1_epi8(b'\r' as i8);
-        let fold = _mm256_set1_epi8(0x20);
-        let c = _mm256_set1_epi8(b'c' as i8);
-        let pairs = |v: __m256i, w: __m256i| {
-            let lf = _mm256_cmpeq_epi8(v, nl);
-            let cc = _mm256_cmpeq_epi8(_mm256_or_si256(w, fold), c);
-            let ends = _mm256_or_si256(_mm256_cmpeq_epi8(w, nl), _mm256_cmpeq_epi8(w, cr));
-            _mm256_movemask_epi8(_mm256_and_si256(lf, _mm256_or_si256(cc, ends))) as u32
-        };
-        while from + 65 <= n {
-            // SAFETY: `from + 65 <= n`, so the four 32-byte loads (at
-            // `from`, `from + 1`, `from + 32` and `from + 33`) lie inside
-            // `bytes`.
-            let m = unsafe {
-                let p = bytes.as_ptr().add(from);
-                u64::from(pairs(
-                    _mm256_loadu_si256(p as *const __m256i),
-                    _mm256_loadu_si256(p.add(1) as *const __m256i),
-                )) | u64::from(pairs(
-                    _mm256_loadu_si256(p.add(32) as *const __m256i),
-                    _mm256_loadu_si256(p.add(33) as *const __m256i),
-                )) << 32
-            };
-            if m != 0 {
-                return Some(from + m.trailing_zeros() as usize + 1);
-            }
-            from += 64;
-        }
-        super::next_header_line_scalar(bytes, from)
     }
 }
 
@@ -709,6 +643,23 @@ mod tests {
             survey(b"From x\n", Mode::Plain, false, true).last_message,
             None
         );
+    }
+
+    fn header_byte(b: u8) -> bool {
+        b | 0x20 == b'c' || b == b'\n' || b == b'\r'
+    }
+
+    /// The header walk a line at a time.
+    fn next_header_line_scalar(bytes: &[u8], mut from: usize) -> Option<usize> {
+        while let Some(k) = memchr(b'\n', &bytes[from..]) {
+            let s = from + k + 1;
+            match bytes.get(s) {
+                Some(&b) if header_byte(b) => return Some(s),
+                Some(_) => from = s,
+                None => return None,
+            }
+        }
+        None
     }
 
     #[test]
