@@ -112,6 +112,7 @@ mod scan;
 mod stream;
 mod url;
 mod warning;
+mod wide;
 
 pub use error::{ErrorKind, ParseError};
 pub use mime::Encoding;

@@ -32,6 +32,7 @@ use crate::error::ParseError;
 use crate::mime::{Encoding, MimeScan};
 use crate::naked::{Found, Naked, Step};
 use crate::url::{Policy, Url};
+use crate::wide::Wide;
 
 /// Byte classes of the Appendix rules, one bit per class (the scheme name
 /// of rule 1 is RFC 1738's, [`crate::class::scheme_run`]).
@@ -928,12 +929,14 @@ enum Next {
 }
 
 /// The search for `<`, the only work the hot loop does on plain text. With
-/// AVX2 the searcher is built once per engine and called directly: `<`
-/// comes every few hundred bytes in mail, and `memchr`'s per-call dispatch
-/// was a tenth of the search's cost.
+/// AVX-512 it is [`Wide::find`]; with AVX2 the searcher is built once per
+/// engine and called directly: `<` comes every few hundred bytes in mail,
+/// and `memchr`'s per-call dispatch was a tenth of the search's cost.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Skip {
     byte: u8,
+    /// The 64-byte search, where the CPU has it.
+    wide: Option<Wide>,
     #[cfg(target_arch = "x86_64")]
     avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
 }
@@ -948,6 +951,7 @@ impl Skip {
     pub(crate) fn byte(byte: u8) -> Skip {
         Skip {
             byte,
+            wide: Wide::detect(),
             #[cfg(target_arch = "x86_64")]
             avx2: memchr::arch::x86_64::avx2::memchr::One::new(byte),
         }
@@ -955,6 +959,9 @@ impl Skip {
 
     #[inline]
     pub(crate) fn find(&self, haystack: &[u8]) -> Option<usize> {
+        if let Some(wide) = self.wide {
+            return wide.find(haystack, self.byte);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(one) = &self.avx2 {
             return one.find(haystack);
@@ -1309,7 +1316,10 @@ impl Engine {
         let hay = &buf[from..(to - base) as usize];
         // Counting with SIMD, then one reverse search for the line start:
         // both touch each byte once over the whole input.
-        let count = bytecount::count(hay, b'\n') as u64;
+        let count = match Wide::detect() {
+            Some(wide) => wide.count(hay, b'\n'),
+            None => bytecount::count(hay, b'\n'),
+        } as u64;
         if count > 0 {
             self.count.line += count;
             if let Some(k) = memrchr(b'\n', hay) {

@@ -36,6 +36,11 @@ pub(super) fn next_line_start_in<const N: usize>(
 ) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
+        #[cfg(urlsift_avx512)]
+        if crate::wide::Wide::detect().is_some() {
+            // SAFETY: AVX-512F/BW are available, checked just above.
+            return unsafe { simd::next_line_start_in_avx512(bytes, from, set, accept) };
+        }
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is available, checked just above.
             return unsafe { simd::next_line_start_in_avx2(bytes, from, set, accept) };
@@ -116,6 +121,47 @@ mod simd {
         }
         super::next_line_start_in_scalar(bytes, from, raw_set, accept)
     }
+
+    /// [`next_line_start_in_avx2`] with AVX-512: the line feeds of 64
+    /// bytes as a mask, and the bytes after them compared only there.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F and AVX-512BW.
+    #[cfg(urlsift_avx512)]
+    #[clippy::msrv = "1.89"]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn next_line_start_in_avx512<const N: usize>(
+        bytes: &[u8],
+        mut from: usize,
+        set: [u8; N],
+        accept: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let n = bytes.len();
+        let raw_set = set;
+        let nl = _mm512_set1_epi8(b'\n' as i8);
+        let set = set.map(|b| _mm512_set1_epi8(b as i8));
+        while from + 65 <= n {
+            // SAFETY: `from + 65 <= n`, so the loads at `from` and
+            // `from + 1` lie inside `bytes`.
+            let mut m = unsafe {
+                let p = bytes.as_ptr().add(from);
+                let lf = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(p as *const _), nl);
+                let w = _mm512_loadu_si512(p.add(1) as *const _);
+                // `N` is a constant: the fold unrolls to `N` compares.
+                set.iter()
+                    .fold(0, |acc, &b| acc | _mm512_mask_cmpeq_epi8_mask(lf, w, b))
+            };
+            while m != 0 {
+                let s = from + m.trailing_zeros() as usize + 1;
+                if accept(s) {
+                    return Some(s);
+                }
+                m &= m - 1;
+            }
+            from += 64;
+        }
+        super::next_line_start_in_scalar(bytes, from, raw_set, accept)
+    }
 }
 
 #[cfg(test)]
@@ -174,6 +220,23 @@ mod tests {
             let want = by_substrings(&raw, pos, dashes);
             proptest::prop_assert_eq!(next_structure_line(&raw, pos, dashes), want);
             proptest::prop_assert_eq!(next_structure_line_scalar(&raw, pos, dashes), want);
+            // Each vector search the CPU has, whichever the dispatch chose.
+            let accept = |s: usize| {
+                let rest = &raw[s..];
+                rest.starts_with(b"From ") || (dashes && rest.starts_with(b"--"))
+            };
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is available.
+                let got = unsafe { simd::next_line_start_in_avx2(&raw, pos, [b'F', b'-'], accept) };
+                proptest::prop_assert_eq!(got, want);
+            }
+            #[cfg(all(target_arch = "x86_64", urlsift_avx512))]
+            if crate::wide::Wide::detect().is_some() {
+                // SAFETY: AVX-512F/BW are available.
+                let got = unsafe { simd::next_line_start_in_avx512(&raw, pos, [b'F', b'-'], accept) };
+                proptest::prop_assert_eq!(got, want);
+            }
         }
     }
 }

@@ -145,6 +145,11 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
 fn next_message_start(bytes: &[u8], from: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
+        #[cfg(urlsift_avx512)]
+        if crate::wide::Wide::detect().is_some() {
+            // SAFETY: AVX-512F/BW are available, checked just above.
+            return unsafe { simd::next_message_start_avx512(bytes, from) };
+        }
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is available, checked just above.
             return unsafe { simd::next_message_start_avx2(bytes, from) };
@@ -265,6 +270,70 @@ mod simd {
                 }
             }
             from += 128;
+        }
+        super::next_message_start_scalar(bytes, from)
+    }
+
+    /// [`next_message_start_avx2`] 256 bytes at a time, with AVX-512: each
+    /// compare gives a mask, and the test of the byte before an `F` is
+    /// asked only where the `F` is (a masked compare), so a block costs
+    /// three instructions where AVX2 needs six for half of it.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F and AVX-512BW.
+    #[cfg(urlsift_avx512)]
+    #[clippy::msrv = "1.89"]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn next_message_start_avx512(bytes: &[u8], mut from: usize) -> Option<usize> {
+        let n = bytes.len();
+        // From 2 on, each position's two bytes before lie in `bytes`.
+        while from < n && from < 2 {
+            if super::message_start_at(bytes, from) {
+                return Some(from);
+            }
+            from += 1;
+        }
+        let f = _mm512_set1_epi8(b'F' as i8);
+        let nl = _mm512_set1_epi8(b'\n' as i8);
+        let cr = _mm512_set1_epi8(b'\r' as i8);
+        let load = |p: *const u8| unsafe { _mm512_loadu_si512(p as *const _) };
+        // Positions among the 64 at `p` with an `F` after a line feed.
+        //
+        // SAFETY (of each call): `p - 1 .. p + 64` lies inside `bytes`.
+        let pairs = |p: *const u8| unsafe {
+            let kf = _mm512_cmpeq_epi8_mask(load(p), f);
+            _mm512_mask_cmpeq_epi8_mask(kf, load(p.sub(1)), nl)
+        };
+        // Those that pass the whole test.
+        //
+        // SAFETY (of each call): `p - 2 .. p + 64` lies inside `bytes`.
+        let starts = |p: *const u8| unsafe {
+            let k = pairs(p);
+            let v2 = load(p.sub(2));
+            _mm512_mask_cmpeq_epi8_mask(k, v2, nl) | _mm512_mask_cmpeq_epi8_mask(k, v2, cr)
+        };
+        let at = |k: usize| unsafe { bytes.as_ptr().add(k) };
+        if from + 64 <= n {
+            // The first 64 positions as they lie, then aligned blocks.
+            let m = starts(at(from));
+            if m != 0 {
+                return Some(from + m.trailing_zeros() as usize);
+            }
+            from += 64 - at(from) as usize % 64;
+        }
+        while from + 256 <= n {
+            let p = at(from);
+            // `from >= 2`: `p - 2 .. p + 256` lies inside `bytes`.
+            let any = pairs(p) | pairs(p.add(64)) | pairs(p.add(128)) | pairs(p.add(192));
+            if any != 0 {
+                for k in (0..256).step_by(64) {
+                    let m = starts(p.add(k));
+                    if m != 0 {
+                        return Some(from + k + m.trailing_zeros() as usize);
+                    }
+                }
+            }
+            from += 256;
         }
         super::next_message_start_scalar(bytes, from)
     }
@@ -715,6 +784,18 @@ mod tests {
             let want = (from..bytes.len()).find(|&p| message_start_at(&bytes, p));
             proptest::prop_assert_eq!(next_message_start(&bytes, from), want);
             proptest::prop_assert_eq!(next_message_start_scalar(&bytes, from), want);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is available.
+                let got = unsafe { simd::next_message_start_avx2(&bytes, from) };
+                proptest::prop_assert_eq!(got, want);
+            }
+            #[cfg(all(target_arch = "x86_64", urlsift_avx512))]
+            if crate::wide::Wide::detect().is_some() {
+                // SAFETY: AVX-512F/BW are available.
+                let got = unsafe { simd::next_message_start_avx512(&bytes, from) };
+                proptest::prop_assert_eq!(got, want);
+            }
         }
     }
 
