@@ -1351,7 +1351,7 @@ impl Engine {
         }
         if self.state.jis_fed < at {
             let bytes = slice(self.state.jis_fed);
-            if self.state.jis || memchr(ESC, bytes).is_some() {
+            if self.state.jis || crate::wide::find(ESC, bytes).is_some() {
                 self.state.jis = jis_after(self.state.jis, bytes);
             }
             self.state.jis_fed = at;

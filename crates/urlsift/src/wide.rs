@@ -61,6 +61,18 @@ impl Wide {
     }
 }
 
+/// The first `byte` in `hay`: [`Wide::find`] where the CPU has it, else
+/// [`memchr::memchr`]. For the searches that stop every line or so (a
+/// line's end in the MIME reader), where `memchr`'s dispatch through a
+/// function pointer to its AVX2 loop cost as much as the loop.
+#[inline]
+pub(crate) fn find(byte: u8, hay: &[u8]) -> Option<usize> {
+    match Wide::detect() {
+        Some(wide) => wide.find(hay, byte),
+        None => memchr::memchr(byte, hay),
+    }
+}
+
 // Built only by compilers that have the intrinsics (see `build.rs`).
 #[cfg(all(target_arch = "x86_64", urlsift_avx512))]
 #[clippy::msrv = "1.89"]

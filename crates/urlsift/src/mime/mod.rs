@@ -281,7 +281,7 @@ impl<'r> Pass<'r> {
             Some(Some(q)) if q >= pos => Some(q),
             Some(None) => None,
             _ => {
-                let q = memchr(b'=', &self.raw[pos..]).map(|k| pos + k);
+                let q = crate::wide::find(b'=', &self.raw[pos..]).map(|k| pos + k);
                 self.next_eq = Some(q);
                 q
             }
@@ -335,7 +335,7 @@ impl<'r> Pass<'r> {
         let raw: &'r [u8] = self.raw;
         let end = raw.len();
         let stop = end.min(s + HOLD);
-        match memchr(b'\n', &raw[s..stop]) {
+        match crate::wide::find(b'\n', &raw[s..stop]) {
             Some(k) => Some((&raw[s..s + k], true)),
             None if self.eof && stop == end => Some((&raw[s..end], true)),
             None if stop - s >= HOLD => Some((&raw[s..stop], false)),
@@ -716,7 +716,7 @@ impl Reader {
                     Some(_) => {}
                 }
             }
-            let (e, complete) = match memchr(b'\n', &raw[pos..]) {
+            let (e, complete) = match crate::wide::find(b'\n', &raw[pos..]) {
                 Some(k) => (pos + k + 1, true),
                 None if run.eof => (end, true),
                 None if end - pos >= HOLD || !at_ls => (end, false),
@@ -847,7 +847,7 @@ impl Reader {
             {
                 break;
             }
-            let Some(k) = memchr(b'\n', &raw[pos..]) else {
+            let Some(k) = crate::wide::find(b'\n', &raw[pos..]) else {
                 break;
             };
             pos += k + 1;

@@ -109,7 +109,7 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
                     break;
                 }
                 if matches!(rest[0], b'C' | b'c') {
-                    let line = &rest[..memchr(b'\n', rest).unwrap_or(rest.len())];
+                    let line = &rest[..crate::wide::find(b'\n', rest).unwrap_or(rest.len())];
                     if changes(line) {
                         return stop(s, last_message);
                     }
@@ -132,7 +132,7 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
             // A message starts; its header block follows this line.
             last_message = Some(p);
             header = true;
-            pos = p + memchr(b'\n', &bytes[p..]).map_or(bytes.len() - p, |k| k + 1);
+            pos = p + crate::wide::find(b'\n', &bytes[p..]).map_or(bytes.len() - p, |k| k + 1);
         }
     }
     stop(bytes.len(), last_message)
