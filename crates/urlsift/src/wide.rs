@@ -15,7 +15,10 @@
 //! and the callers keep their AVX2 or scalar searches.
 
 /// Proof that the CPU has AVX-512F and AVX-512BW (see the module doc).
+/// Never made where the searches are not built (another architecture, or a
+/// compiler before 1.89).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(all(target_arch = "x86_64", urlsift_avx512)), allow(dead_code))]
 pub(crate) struct Wide(());
 
 impl Wide {
@@ -81,7 +84,7 @@ pub(crate) mod imp {
 
     /// The mask of the first `n` lanes (`n <= 64`).
     #[inline(always)]
-    pub(crate) fn lanes(n: usize) -> u64 {
+    fn lanes(n: usize) -> u64 {
         debug_assert!(n <= 64);
         if n == 0 {
             0
