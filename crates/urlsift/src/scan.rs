@@ -1316,7 +1316,7 @@ impl Engine {
         let hay = &buf[from..(to - base) as usize];
         // Counting with SIMD, then one reverse search for the line start:
         // both touch each byte once over the whole input.
-        let count = match Wide::detect() {
+        let count = match self.skip.wide {
             Some(wide) => wide.count(hay, b'\n'),
             None => bytecount::count(hay, b'\n'),
         } as u64;

@@ -79,11 +79,10 @@ mod simd {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn next_line_start_in_avx2<const N: usize>(
         bytes: &[u8],
-        mut from: usize,
+        from: usize,
         set: [u8; N],
         accept: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let n = bytes.len();
         let raw_set = set;
         let nl = _mm256_set1_epi8(b'\n' as i8);
         let set = set.map(|b| _mm256_set1_epi8(b as i8));
@@ -95,31 +94,19 @@ mod simd {
             });
             _mm256_movemask_epi8(_mm256_and_si256(lf, first)) as u32
         };
-        while from + 65 <= n {
-            // SAFETY: `from + 65 <= n`, so the four 32-byte loads (at
-            // `from`, `from + 1`, `from + 32` and `from + 33`) lie inside
-            // `bytes`.
-            let m = unsafe {
-                let p = bytes.as_ptr().add(from);
-                u64::from(pairs(
-                    _mm256_loadu_si256(p as *const __m256i),
-                    _mm256_loadu_si256(p.add(1) as *const __m256i),
-                )) | u64::from(pairs(
-                    _mm256_loadu_si256(p.add(32) as *const __m256i),
-                    _mm256_loadu_si256(p.add(33) as *const __m256i),
-                )) << 32
-            };
-            let mut m = m;
-            while m != 0 {
-                let s = from + m.trailing_zeros() as usize + 1;
-                if accept(s) {
-                    return Some(s);
-                }
-                m &= m - 1;
-            }
-            from += 64;
-        }
-        super::next_line_start_in_scalar(bytes, from, raw_set, accept)
+        // SAFETY (of each call): `p .. p + 65` lies inside `bytes` (see
+        // `by_blocks`), so the four 32-byte loads (at `p`, `p + 1`,
+        // `p + 32` and `p + 33`) do.
+        let lines = |p: *const u8| unsafe {
+            u64::from(pairs(
+                _mm256_loadu_si256(p as *const __m256i),
+                _mm256_loadu_si256(p.add(1) as *const __m256i),
+            )) | u64::from(pairs(
+                _mm256_loadu_si256(p.add(32) as *const __m256i),
+                _mm256_loadu_si256(p.add(33) as *const __m256i),
+            )) << 32
+        };
+        by_blocks(bytes, from, raw_set, accept, lines)
     }
 
     /// [`next_line_start_in_avx2`] with AVX-512: the line feeds of 64
@@ -132,25 +119,39 @@ mod simd {
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn next_line_start_in_avx512<const N: usize>(
         bytes: &[u8],
-        mut from: usize,
+        from: usize,
         set: [u8; N],
         accept: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let n = bytes.len();
         let raw_set = set;
         let nl = _mm512_set1_epi8(b'\n' as i8);
         let set = set.map(|b| _mm512_set1_epi8(b as i8));
-        while from + 65 <= n {
-            // SAFETY: `from + 65 <= n`, so the loads at `from` and
-            // `from + 1` lie inside `bytes`.
-            let mut m = unsafe {
-                let p = bytes.as_ptr().add(from);
-                let lf = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(p as *const _), nl);
-                let w = _mm512_loadu_si512(p.add(1) as *const _);
-                // `N` is a constant: the fold unrolls to `N` compares.
-                set.iter()
-                    .fold(0, |acc, &b| acc | _mm512_mask_cmpeq_epi8_mask(lf, w, b))
-            };
+        // SAFETY (of each call): `p .. p + 65` lies inside `bytes` (see
+        // `by_blocks`), so the loads at `p` and `p + 1` do.
+        let lines = |p: *const u8| unsafe {
+            let lf = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(p as *const _), nl);
+            let w = _mm512_loadu_si512(p.add(1) as *const _);
+            // `N` is a constant: the fold unrolls to `N` compares.
+            set.iter()
+                .fold(0, |acc, &b| acc | _mm512_mask_cmpeq_epi8_mask(lf, w, b))
+        };
+        by_blocks(bytes, from, raw_set, accept, lines)
+    }
+
+    /// The loop both vector searches share: for each 64 bytes at `p` with
+    /// `p + 65` inside `bytes`, `lines(p)` marks the line feeds (bit `k`
+    /// for `p + k`) followed by a byte of `set`; their line starts are
+    /// `accept`ed in order. The last bytes go to the scalar search.
+    #[inline(always)]
+    fn by_blocks<const N: usize>(
+        bytes: &[u8],
+        mut from: usize,
+        set: [u8; N],
+        accept: impl Fn(usize) -> bool,
+        lines: impl Fn(*const u8) -> u64,
+    ) -> Option<usize> {
+        while from + 65 <= bytes.len() {
+            let mut m = lines(bytes[from..].as_ptr());
             while m != 0 {
                 let s = from + m.trailing_zeros() as usize + 1;
                 if accept(s) {
@@ -160,7 +161,7 @@ mod simd {
             }
             from += 64;
         }
-        super::next_line_start_in_scalar(bytes, from, raw_set, accept)
+        super::next_line_start_in_scalar(bytes, from, set, accept)
     }
 }
 

@@ -164,6 +164,18 @@ fn message_start_at(bytes: &[u8], p: usize) -> bool {
         && (p < 2 || matches!(bytes[p - 2], b'\n' | b'\r'))
 }
 
+/// The first message start among the positions below 2 from `from`, which
+/// the vector searches leave to this (their bytes before lie partly outside
+/// `bytes`), or else where those searches begin: `from`, at least 2 (at
+/// most the length).
+fn below_two(bytes: &[u8], from: usize) -> Result<usize, usize> {
+    let two = bytes.len().min(2);
+    match (from..two).find(|&p| message_start_at(bytes, p)) {
+        Some(p) => Ok(p),
+        None => Err(from.max(two)),
+    }
+}
+
 fn next_message_start_scalar(bytes: &[u8], mut from: usize) -> Option<usize> {
     while let Some(k) = memchr(b'F', &bytes[from..]) {
         let p = from + k;
@@ -200,13 +212,10 @@ mod simd {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn next_message_start_avx2(bytes: &[u8], mut from: usize) -> Option<usize> {
         let n = bytes.len();
-        // From 2 on, each position's two bytes before lie in `bytes`.
-        while from < n && from < 2 {
-            if super::message_start_at(bytes, from) {
-                return Some(from);
-            }
-            from += 1;
-        }
+        from = match super::below_two(bytes, from) {
+            Ok(p) => return Some(p),
+            Err(from) => from,
+        };
         let f = _mm256_set1_epi8(b'F' as i8);
         let nl = _mm256_set1_epi8(b'\n' as i8);
         let cr = _mm256_set1_epi8(b'\r' as i8);
@@ -288,13 +297,10 @@ mod simd {
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn next_message_start_avx512(bytes: &[u8], mut from: usize) -> Option<usize> {
         let n = bytes.len();
-        // From 2 on, each position's two bytes before lie in `bytes`.
-        while from < n && from < 2 {
-            if super::message_start_at(bytes, from) {
-                return Some(from);
-            }
-            from += 1;
-        }
+        from = match super::below_two(bytes, from) {
+            Ok(p) => return Some(p),
+            Err(from) => from,
+        };
         let f = _mm512_set1_epi8(b'F' as i8);
         let nl = _mm512_set1_epi8(b'\n' as i8);
         let cr = _mm512_set1_epi8(b'\r' as i8);
