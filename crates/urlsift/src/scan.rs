@@ -1351,7 +1351,14 @@ impl Engine {
         }
         if self.state.jis_fed < at {
             let bytes = slice(self.state.jis_fed);
-            if self.state.jis || crate::wide::find(ESC, bytes).is_some() {
+            // With the wide search the engine found at its start (no CPU
+            // check per candidate).
+            let wide = self.skip.wide;
+            let has_esc = || match wide {
+                Some(wide) => wide.find(bytes, ESC).is_some(),
+                None => memchr(ESC, bytes).is_some(),
+            };
+            if self.state.jis || has_esc() {
                 self.state.jis = jis_after(self.state.jis, bytes);
             }
             self.state.jis_fed = at;
