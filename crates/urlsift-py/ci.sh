@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# CI of the Python package (issue 17), called by .ci/run after the cargo
-# tests and the release build: a fresh venv with maturin, pytest and pyspark
-# from the package registry, the package installed from this checkout as a
-# user installs it (pip install crates/urlsift-py), then pytest, whose tests
-# compare the package and the Spark job (local mode, Java 17) with
+# CI of the Python package, called by .ci/run after the cargo tests and the
+# release build: a fresh venv with maturin, pytest, pyspark, pyarrow and the
+# remote inputs' packages (fsspec, s3fs, aiohttp, moto[server] for an S3
+# server on the loopback) from the package registry, the package installed
+# from this checkout as a user installs it (pip install crates/urlsift-py),
+# then pytest, whose tests compare the package and the Spark job (local
+# mode, Java 17; inputs on disk, in moto's S3 server and behind
+# python -m http.server, both on 127.0.0.1 with dummy credentials) with
 # target/release/urlsift --json. URLSIFT_PY_VENV sets where the venv goes.
+# The manylinux2014 wheel for clusters is built and checked by wheel.sh
+# (a second release build with zig: not run here, see its header).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -25,7 +30,11 @@ python3 -m venv --clear "$venv"
 py="$venv/bin/python"
 # maturin, the build backend, runs the `maturin` of the venv.
 export PATH="$venv/bin:$PATH"
-"$py" -m pip install -q --disable-pip-version-check maturin pytest pyspark
+"$py" -m pip install -q --disable-pip-version-check maturin pytest pyspark pyarrow \
+    fsspec s3fs aiohttp 'moto[server]'
+# The S3 tests' server takes these; no real credentials are read.
+export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_DEFAULT_REGION=us-east-1
+unset AWS_PROFILE AWS_SESSION_TOKEN
 echo "venv and packages: $((SECONDS - start)) s"
 "$py" -m pip install -q --disable-pip-version-check --no-build-isolation crates/urlsift-py
 echo "package built and installed: $((SECONDS - start)) s"

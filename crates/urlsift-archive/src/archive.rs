@@ -89,11 +89,36 @@ pub fn open_stream(mut r: Box<dyn Read + Send>, opts: &ArchiveOpts) -> io::Resul
         let r = Box::new(p);
         return Ok(match container {
             Some(Container::Tar) => Opened::Tar(r),
-            Some(Container::Zip) => open_zip(spool(r)?),
+            // Spooled up to the archive cap: a stream's zip costs disk.
+            Some(Container::Zip) => {
+                open_zip(spool(Capped::new(r, opts.archive_cap, Limit::Archive))?)
+            }
             None => Opened::Plain(r),
         });
     }
     unreachable!("the last layer returns")
+}
+
+/// Looks at a source read in place (see [`ReadAt`]) of `len` bytes: a zip
+/// is read from its central directory with positional reads (a damaged
+/// one is spooled, as it is read as a stream), anything else as a stream
+/// from the start (see [`open_stream`]).
+pub fn open_at(src: Arc<dyn ReadAt>, len: u64, opts: &ArchiveOpts) -> io::Result<Opened> {
+    let mut head = [0u8; 4];
+    let start = PosFile::new(src.clone(), len);
+    if opts.depth > 0 {
+        let n = src.pread(&mut head, 0).unwrap_or(0);
+        if sniff::container(&head[..n]) == Some(Container::Zip) {
+            return Ok(match Zip::open_at(src, len) {
+                Ok(zip) => Opened::Zip(zip),
+                Err(e) => Opened::CutZip(
+                    spool(Capped::new(start, opts.archive_cap, Limit::Archive))?,
+                    e.to_string(),
+                ),
+            });
+        }
+    }
+    open_stream(Box::new(start), opts)
 }
 
 /// Walks an archive [`open_file`] or [`open_stream`] found (a plain stream
@@ -332,18 +357,52 @@ fn spool<R: Read>(mut r: R) -> io::Result<File> {
     Ok(file)
 }
 
-/// A file read with positional reads from a position of its own: clones
-/// read the same file from several threads at once.
-#[derive(Clone, Debug)]
+/// What can be read at any position without a shared file position: a
+/// file, or a seekable stream behind a lock (an object in a store read
+/// with range requests, say). A zip is read in place through it.
+pub trait ReadAt: Send + Sync {
+    /// Reads into `buf` from `pos` on; 0 at the end.
+    fn pread(&self, buf: &mut [u8], pos: u64) -> io::Result<usize>;
+}
+
+impl ReadAt for File {
+    fn pread(&self, buf: &mut [u8], pos: u64) -> io::Result<usize> {
+        FileExt::read_at(self, buf, pos)
+    }
+}
+
+/// A source read with positional reads from a position of its own: clones
+/// read the same source from several threads at once.
+#[derive(Clone)]
 pub struct PosFile {
-    file: Arc<File>,
+    file: Arc<dyn ReadAt>,
     pos: u64,
     len: u64,
 }
 
+impl PosFile {
+    /// `src` of `len` bytes, read from its start.
+    pub fn new(src: Arc<dyn ReadAt>, len: u64) -> PosFile {
+        PosFile {
+            file: src,
+            pos: 0,
+            len,
+        }
+    }
+}
+
+impl std::fmt::Debug for PosFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PosFile")
+            .field("pos", &self.pos)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
 impl Read for PosFile {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.file.read_at(buf, self.pos)?;
+        let n = self.file.pread(buf, self.pos)?;
         self.pos += n as u64;
         Ok(n)
     }
@@ -402,11 +461,13 @@ impl Zip {
     /// Reads the central directory of a zip file.
     pub fn open(file: File) -> io::Result<Zip> {
         let len = file.metadata()?.len();
-        let pf = PosFile {
-            file: Arc::new(file),
-            pos: 0,
-            len,
-        };
+        Zip::open_at(Arc::new(file), len)
+    }
+
+    /// Reads the central directory of a zip of `len` bytes read in place
+    /// with positional reads.
+    pub fn open_at(src: Arc<dyn ReadAt>, len: u64) -> io::Result<Zip> {
+        let pf = PosFile::new(src, len);
         match zip::ZipArchive::new(pf) {
             Ok(archive) => Ok(Zip { archive }),
             Err(e) => Err(io::Error::new(io::ErrorKind::InvalidData, zip_message(e))),

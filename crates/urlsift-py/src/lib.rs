@@ -16,6 +16,8 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
 use urlsift::{Policy, Scanner, Url};
 
+mod columns;
+mod pyio;
 mod scan;
 // The command's Message-ID tracker, shared rather than copied so that the
 // package and the command give the same `message_id`.
@@ -28,6 +30,7 @@ mod record;
 use options::Options;
 use record::{Record, WarningRecord};
 use scan::FileScan;
+use urlsift_archive::archive::ReadAt;
 
 create_exception!(
     urlsift,
@@ -319,27 +322,355 @@ impl FileMatches {
 /// match's `member` saying which) and iterates over its URLs: `Match` objects whose `path` is `path` as
 /// given. Memory stays bounded whatever the file's size. Options as for
 /// `extract`; a file that cannot be opened raises `OSError` at once.
+/// `name`, when given, is the matches' `path` instead.
 #[pyfunction]
-#[pyo3(signature = (path, *, naked=false, raw=false, strict=false))]
+#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false))]
 fn extract_file(
     py: Python<'_>,
     path: PathBuf,
+    name: Option<String>,
     naked: bool,
     raw: bool,
     strict: bool,
 ) -> PyResult<FileMatches> {
     let scanner = scanner(naked, raw, strict)?;
-    let name: Arc<str> = Arc::from(path.to_string_lossy());
+    let name: Arc<str> = match name {
+        Some(n) => Arc::from(n),
+        None => Arc::from(path.to_string_lossy()),
+    };
     let scan = py
         .allow_threads(|| FileScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
-    Ok(FileMatches {
-        state: Box::new(Mutex::new(FileState {
-            scan,
-            ready: VecDeque::new(),
-        })),
-        path: name,
+    Ok(FileMatches::new(scan, name))
+}
+
+impl FileMatches {
+    fn new(scan: FileScan, path: Arc<str>) -> FileMatches {
+        FileMatches {
+            state: Box::new(Mutex::new(FileState {
+                scan,
+                ready: VecDeque::new(),
+            })),
+            path,
+        }
+    }
+}
+
+/// Where a scan reads: a path (read natively), or a Python binary file
+/// object, `range` being `(start, stop, lines before start)` of a plain
+/// file cut at message starts.
+fn open_source(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    name: Option<Arc<str>>,
+    range: Option<(u64, u64, u64)>,
+    scanner: Scanner,
+) -> PyResult<FileScan> {
+    let shown = |name: &Option<Arc<str>>| name.as_deref().unwrap_or("(stream)").to_owned();
+    if let Ok(path) = source.extract::<PathBuf>() {
+        let name: Arc<str> = name.unwrap_or_else(|| Arc::from(path.to_string_lossy()));
+        let open = || match range {
+            Some(r) => {
+                let file = std::fs::File::open(&path)?;
+                FileScan::range(Arc::new(file), r, name.clone(), scanner)
+            }
+            None => FileScan::open(&path, name.clone(), scanner),
+        };
+        return py.allow_threads(open).map_err(|e| os_error(e, &name));
+    }
+    if !source.hasattr("read")? {
+        return Err(PyTypeError::new_err(format!(
+            "expected a path or a binary file object, not {}",
+            source.get_type().name()?
+        )));
+    }
+    let what = shown(&name);
+    match pyio::PyReadAt::new(source)? {
+        Some((r, len)) => {
+            let src: Arc<dyn ReadAt> = Arc::new(r);
+            py.allow_threads(|| match range {
+                Some(range) => {
+                    let name = name.clone().unwrap_or_else(|| Arc::from("(stream)"));
+                    FileScan::range(src, range, name, scanner)
+                }
+                None => FileScan::open_at(src, len, name, scanner),
+            })
+        }
+        None if range.is_some() => {
+            return Err(PyValueError::new_err(
+                "a range is read from a seekable object only",
+            ))
+        }
+        None => {
+            let r: Box<dyn std::io::Read + Send> = Box::new(pyio::PyStream::new(source));
+            py.allow_threads(|| FileScan::open_stream(r, name, scanner))
+        }
+    }
+    .map_err(|e| os_error(e, &what))
+}
+
+/// Streams a binary file object (an open file, an fsspec or pyarrow file,
+/// a socket's `makefile("rb")`, `sys.stdin.buffer`) as `extract_file`
+/// streams a file, and iterates over its URLs. `name` is the matches'
+/// `path` (`None` as for stdin). The object is read with `readinto` (else
+/// `read`) in bounded memory, the GIL held only for each call; a seekable
+/// object is read in place from its current position (a zip from its
+/// central directory, by positions), a zip in a stream that cannot seek is
+/// spooled to a temporary file up to the archive cap (64 GiB).
+#[pyfunction]
+#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false))]
+fn extract_stream(
+    py: Python<'_>,
+    fileobj: &Bound<'_, PyAny>,
+    name: Option<String>,
+    naked: bool,
+    raw: bool,
+    strict: bool,
+) -> PyResult<FileMatches> {
+    if fileobj.extract::<PathBuf>().is_ok() {
+        return Err(PyTypeError::new_err(
+            "extract_stream() takes a binary file object; extract_file() takes a path",
+        ));
+    }
+    let scanner = scanner(naked, raw, strict)?;
+    let name: Option<Arc<str>> = name.map(Arc::from);
+    let scan = open_source(py, fileobj, name.clone(), None, scanner)?;
+    Ok(FileMatches::new(
+        scan,
+        name.unwrap_or_else(|| Arc::from("(stream)")),
+    ))
+}
+
+/// A scan, the records read ahead of the batch and a read error to raise
+/// after them.
+type ArrowState = (FileScan, VecDeque<Record>, Option<std::io::Error>);
+
+/// The records of a source as Arrow column buffers, batch by batch (see
+/// `columns`): what the Spark job turns into record batches.
+#[pyclass(name = "ArrowBatches", module = "urlsift")]
+pub struct ArrowBatches {
+    /// Boxed for the scanner's alignment, as in `FileMatches`.
+    state: Box<Mutex<ArrowState>>,
+    name: Arc<str>,
+    rows: usize,
+}
+
+const _: () = assert!(std::mem::align_of::<ArrowBatches>() <= 16);
+
+/// Little-endian bytes of integers, as Arrow lays them out.
+fn le<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    v: &[T],
+    bytes: fn(T) -> [u8; N],
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, v.len() * N, |out| {
+        for (chunk, x) in out.chunks_exact_mut(N).zip(v) {
+            chunk.copy_from_slice(&bytes(*x));
+        }
+        Ok(())
     })
+}
+
+fn i32s<'py>(py: Python<'py>, v: &[i32]) -> PyResult<Bound<'py, PyBytes>> {
+    le(py, v, i32::to_le_bytes)
+}
+
+fn i64s<'py>(py: Python<'py>, v: &[i64]) -> PyResult<Bound<'py, PyBytes>> {
+    le(py, v, i64::to_le_bytes)
+}
+
+/// A validity bitmap, `None` when no value is null.
+fn validity<'py>(py: Python<'py>, b: &columns::Bits) -> PyObject {
+    if b.zeros == 0 {
+        py.None()
+    } else {
+        PyBytes::new(py, &b.bytes).into_any().unbind()
+    }
+}
+
+fn strings<'py>(
+    py: Python<'py>,
+    s: &columns::Strings,
+) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+    let offsets = if s.offsets.is_empty() {
+        &[0][..]
+    } else {
+        &s.offsets[..]
+    };
+    (
+        s.valid.zeros,
+        validity(py, &s.valid),
+        i32s(py, offsets)?,
+        PyBytes::new(py, &s.data),
+    )
+        .into_pyobject(py)
+}
+
+fn built<'py>(py: Python<'py>, b: &columns::Built) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+    use columns::Built;
+    match b {
+        Built::Str(s) => strings(py, s),
+        Built::Int(valid, v) => (valid.zeros, validity(py, valid), i64s(py, v)?).into_pyobject(py),
+        Built::Bool(valid, bits) => (
+            valid.zeros,
+            validity(py, valid),
+            PyBytes::new(py, &bits.bytes),
+        )
+            .into_pyobject(py),
+        Built::Spans(offsets, values) => (i32s(py, offsets)?, i64s(py, values)?).into_pyobject(py),
+        Built::Warnings(offsets, codes, messages, at) => (
+            i32s(py, offsets)?,
+            strings(py, codes)?,
+            strings(py, messages)?,
+            i64s(py, at)?,
+        )
+            .into_pyobject(py),
+    }
+}
+
+#[pymethods]
+impl ArrowBatches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// `(rows, columns)`: each column a tuple of buffers as `columns()`
+    /// lays it out. A read error is raised once the rows before it are out.
+    fn __next__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<(usize, Vec<Bound<'py, pyo3::types::PyTuple>>)>> {
+        let rows = self.rows;
+        let got = py.allow_threads(|| {
+            let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let (scan, ready, error) = &mut *st;
+            let mut batch = columns::Batch::default();
+            while batch.rows < rows {
+                if !ready.is_empty() {
+                    let take = ready.len().min(rows - batch.rows);
+                    for r in ready.drain(..take) {
+                        batch.push(&r);
+                    }
+                    continue;
+                }
+                if let Some(e) = error.take() {
+                    if batch.rows == 0 {
+                        return Err(e);
+                    }
+                    *error = Some(e);
+                    break;
+                }
+                match scan.next_batch(BATCH.min(rows - batch.rows), ready) {
+                    Ok(()) if ready.is_empty() => break,
+                    Ok(()) => {}
+                    Err(e) => *error = Some(e),
+                }
+            }
+            Ok(batch)
+        });
+        let batch = got.map_err(|e| os_error(e, &self.name))?;
+        if batch.rows == 0 {
+            return Ok(None);
+        }
+        let cols = batch
+            .columns
+            .iter()
+            .map(|b| built(py, b))
+            .collect::<PyResult<_>>()?;
+        Ok(Some((batch.rows, cols)))
+    }
+}
+
+/// Scans `source` (a path, or a binary file object as `extract_stream`
+/// takes) and iterates over `(rows, columns)` batches of at most `rows`
+/// rows, each column the Arrow buffers of one field of `columns()`.
+/// `range=(start, stop, lines)` scans that range of a plain file, `start`
+/// a message start after `lines` lines (see `message_start`).
+#[pyfunction]
+#[pyo3(signature = (source, *, name=None, range=None, rows=16384, naked=false, raw=false, strict=false))]
+#[allow(clippy::too_many_arguments)]
+fn scan_arrow(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    name: Option<String>,
+    range: Option<(u64, u64, u64)>,
+    rows: usize,
+    naked: bool,
+    raw: bool,
+    strict: bool,
+) -> PyResult<ArrowBatches> {
+    let scanner = scanner(naked, raw, strict)?;
+    let name: Option<Arc<str>> = name.map(Arc::from);
+    let scan = open_source(py, source, name.clone(), range, scanner)?;
+    Ok(ArrowBatches {
+        state: Box::new(Mutex::new((scan, VecDeque::new(), None))),
+        name: name.unwrap_or_else(|| Arc::from("(stream)")),
+        rows: rows.max(1),
+    })
+}
+
+/// The output's fields: `(name, kind, spark_type, nullable)` in order,
+/// `kind` saying how `scan_arrow`'s buffers of the field are laid out.
+#[pyfunction]
+#[pyo3(name = "columns")]
+fn column_fields() -> Vec<(&'static str, &'static str, &'static str, bool)> {
+    columns::COLUMNS
+        .iter()
+        .map(|c| (c.name, c.kind.as_str(), c.spark, c.nullable))
+        .collect()
+}
+
+/// Where the last message in `window` starts: the offset of an mbox
+/// `From ` line that follows an empty line (or starts the window after a
+/// line feed before it, `after_newline`), `None` when there is none. A
+/// file cut there gives each range a whole message from its header on.
+#[pyfunction]
+fn message_start(window: &[u8]) -> Option<usize> {
+    memchr::memmem::rfind_iter(window, b"\n\nFrom ")
+        .next()
+        .map(|k| k + 2)
+}
+
+/// Whether a file starting with `head` (its first 512 bytes) is plain
+/// text: neither compressed nor an archive, by content as the command
+/// tells them. Only such a file is cut into ranges.
+#[pyfunction]
+fn plain_head(head: &[u8]) -> bool {
+    use urlsift_archive::sniff;
+    sniff::codec(head).is_none() && sniff::container(head).is_none()
+}
+
+/// The line feeds in `[start, stop)` of `source` (a path or a seekable
+/// binary file object), read with the GIL released.
+#[pyfunction]
+fn count_lines(py: Python<'_>, source: &Bound<'_, PyAny>, start: u64, stop: u64) -> PyResult<u64> {
+    let src: Arc<dyn ReadAt> = if let Ok(path) = source.extract::<PathBuf>() {
+        Arc::new(std::fs::File::open(&path).map_err(|e| os_error(e, &path.to_string_lossy()))?)
+    } else {
+        match pyio::PyReadAt::new(source)? {
+            Some((r, _)) => Arc::new(r),
+            None => {
+                return Err(PyValueError::new_err(
+                    "count_lines() needs a seekable object",
+                ))
+            }
+        }
+    };
+    py.allow_threads(|| {
+        let mut buf = vec![0u8; 1 << 20];
+        let (mut at, mut n) = (start, 0u64);
+        while at < stop {
+            let want = ((stop - at) as usize).min(buf.len());
+            let got = src.pread(&mut buf[..want], at)?;
+            if got == 0 {
+                break;
+            }
+            n += memchr::memchr_iter(b'\n', &buf[..got]).count() as u64;
+            at += got as u64;
+        }
+        Ok::<_, std::io::Error>(n)
+    })
+    .map_err(|e| os_error(e, "count_lines"))
 }
 
 /// Parses one URL (`str` or `bytes`) as `urlsift --parse` does and returns
@@ -408,6 +739,13 @@ fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(extract_file, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(column_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(message_start, m)?)?;
+    m.add_function(wrap_pyfunction!(count_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(plain_head, m)?)?;
+    m.add_class::<ArrowBatches>()?;
     m.add_class::<PyMatch>()?;
     m.add_class::<FileMatches>()?;
     m.add("URLError", m.py().get_type::<URLError>())?;

@@ -44,6 +44,14 @@ impl Record {
         })
     }
 
+    /// Moves the record by `offset` bytes and `lines` lines (a range of a
+    /// file scanned on its own).
+    pub fn rebase(&mut self, offset: u64, lines: u64) {
+        if offset != 0 || lines != 0 {
+            self.m.rebase(offset, lines);
+        }
+    }
+
     /// The match.
     pub fn get(&self) -> &Match {
         &self.m

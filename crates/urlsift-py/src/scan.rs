@@ -6,13 +6,13 @@
 use std::collections::VecDeque;
 use std::fmt::Display;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use urlsift::{Extractor, Match, Scanner};
-use urlsift_archive::archive::{self, Opened, Visitor};
+use urlsift_archive::archive::{self, Opened, PosFile, ReadAt, Visitor};
 use urlsift_archive::ArchiveOpts;
 
 use crate::mail::MessageTracker;
@@ -47,6 +47,9 @@ pub struct StreamScan<R> {
     done: bool,
     /// A read error, given after the records read before it.
     error: Option<io::Error>,
+    /// Where the stream stands in its file: bytes and lines before it (a
+    /// range of a file cut at message starts).
+    base: (u64, u64),
 }
 
 impl<R: Read> StreamScan<R> {
@@ -62,6 +65,7 @@ impl<R: Read> StreamScan<R> {
             interned: Interned::default(),
             done: false,
             error: None,
+            base: (0, 0),
         }
     }
 
@@ -78,8 +82,10 @@ impl<R: Read> StreamScan<R> {
                     };
                     let id = self.interned.get(m.forwarded_message_id().or(id));
                     let m = self.held.pop_front().expect("a front match");
+                    let (offset, lines) = self.base;
                     out.extend(Record::new(m, self.path.as_ref(), id).map(|mut r| {
                         r.member.clone_from(&self.member);
+                        r.rebase(offset, lines);
                         r
                     }));
                 }
@@ -128,8 +134,53 @@ impl FileScan {
         let opts = ArchiveOpts::default();
         Ok(match archive::open_file(File::open(path)?, &opts)? {
             Opened::Plain(r) => FileScan::Stream(StreamScan::new(r, Some(name), scanner)),
+            opened => FileScan::Archive(ArchiveScan::spawn(opened, opts, Some(name), scanner)),
+        })
+    }
+
+    /// Opens a stream as the command opens stdin (a zip in it spooled to
+    /// a temporary file, up to the archive cap).
+    pub fn open_stream(
+        r: Box<dyn Read + Send>,
+        name: Option<Arc<str>>,
+        scanner: Scanner,
+    ) -> io::Result<FileScan> {
+        let opts = ArchiveOpts::default();
+        Ok(match archive::open_stream(r, &opts)? {
+            Opened::Plain(r) => FileScan::Stream(StreamScan::new(r, name, scanner)),
             opened => FileScan::Archive(ArchiveScan::spawn(opened, opts, name, scanner)),
         })
+    }
+
+    /// Opens `len` bytes read at positions (a zip read in place).
+    pub fn open_at(
+        src: Arc<dyn ReadAt>,
+        len: u64,
+        name: Option<Arc<str>>,
+        scanner: Scanner,
+    ) -> io::Result<FileScan> {
+        let opts = ArchiveOpts::default();
+        Ok(match archive::open_at(src, len, &opts)? {
+            Opened::Plain(r) => FileScan::Stream(StreamScan::new(r, name, scanner)),
+            opened => FileScan::Archive(ArchiveScan::spawn(opened, opts, name, scanner)),
+        })
+    }
+
+    /// The range `[start, stop)` of a plain file, `start` a message start
+    /// after `lines` lines: its records are those a scan of the whole file
+    /// gives there (same offsets, lines and Message-IDs).
+    pub fn range(
+        src: Arc<dyn ReadAt>,
+        (start, stop, lines): (u64, u64, u64),
+        name: Arc<str>,
+        scanner: Scanner,
+    ) -> io::Result<FileScan> {
+        let mut at = PosFile::new(src, stop);
+        at.seek(SeekFrom::Start(start))?;
+        let r: Box<dyn Read + Send> = Box::new(at.take(stop.saturating_sub(start)));
+        let mut scan = StreamScan::new(r, Some(name), scanner);
+        scan.base = (start, lines);
+        Ok(FileScan::Stream(scan))
     }
 
     /// Appends up to about `max` next records to `out`; none at the end.
@@ -162,14 +213,18 @@ pub struct ArchiveScan {
 const IN_FLIGHT: usize = 2;
 
 impl ArchiveScan {
-    fn spawn(opened: Opened, opts: ArchiveOpts, name: Arc<str>, scanner: Scanner) -> ArchiveScan {
+    fn spawn(
+        opened: Opened,
+        opts: ArchiveOpts,
+        name: Option<Arc<str>>,
+        scanner: Scanner,
+    ) -> ArchiveScan {
         let (tx, rx) = sync_channel(IN_FLIGHT);
         std::thread::spawn(move || {
             let mut walker = Walker { tx, name, scanner };
             if let Err(e) = archive::walk(opened, &opts, &mut walker) {
-                let _ = walker
-                    .tx
-                    .send(Sent::Damage(format!("{}: {e}", walker.name)));
+                let what = format!("{}: {e}", walker.printed(&[]));
+                let _ = walker.tx.send(Sent::Damage(what));
             }
         });
         ArchiveScan {
@@ -202,14 +257,15 @@ impl ArchiveScan {
 /// file is, its records sent in batches.
 struct Walker {
     tx: SyncSender<Sent>,
-    name: Arc<str>,
+    /// The records' path (`None` for a stream with no name).
+    name: Option<Arc<str>>,
     scanner: Scanner,
 }
 
 impl Walker {
     /// `archive{member}{inner}`, as the command prints it.
     fn printed(&self, names: &[Vec<u8>]) -> String {
-        let mut s = self.name.to_string();
+        let mut s = self.name.as_deref().unwrap_or("(stream)").to_string();
         for n in names {
             s.push('{');
             s.push_str(&String::from_utf8_lossy(n));
@@ -232,7 +288,7 @@ impl Visitor for Walker {
             let parts: Vec<_> = names.iter().map(|n| String::from_utf8_lossy(n)).collect();
             Arc::from(parts.join("}{"))
         });
-        let mut scan = StreamScan::new(r, Some(self.name.clone()), self.scanner);
+        let mut scan = StreamScan::new(r, self.name.clone(), self.scanner);
         scan.member = member;
         loop {
             let mut out = VecDeque::new();

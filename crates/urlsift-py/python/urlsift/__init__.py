@@ -12,7 +12,12 @@ library.
 - :func:`extract_file` streams a file as the command reads it (gzip, bzip2,
   xz and zstd decoded; the members of zip and tar archives searched one by
   one, :attr:`Match.member` naming each) and yields :class:`Match` objects,
-  in bounded memory whatever the file's size;
+  in bounded memory whatever the file's size; it takes a path or a URI
+  (``s3://``, ``gs://``, ``az://``, ``hdfs://``, ``http(s)://``, ``file://``:
+  see :mod:`urlsift.remote`);
+- :func:`extract_stream` does the same with a binary file object already
+  open (a file, an fsspec file, a socket's ``makefile("rb")``,
+  ``sys.stdin.buffer``);
 - :func:`parse` parses one URL as ``urlsift --parse`` does, raising
   :class:`URLError` for one that is not valid.
 
@@ -22,15 +27,42 @@ The GIL is released while the library scans. :mod:`urlsift.spark` runs the
 extraction over many files with Apache Spark.
 """
 
+import os
+
+from . import remote
 from ._urlsift import (
     FileMatches,
     Match,
     URLError,
     __version__,
     extract,
-    extract_file,
+    extract_stream,
     parse,
 )
+from ._urlsift import extract_file as _extract_path
+
+
+def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=False):
+    """Streams the file at ``path`` (a path, or a URI fsspec reads) as the
+    command reads it and iterates over its URLs: :class:`Match` objects
+    whose ``path`` is ``path`` as given. Plain paths and ``file://`` URIs
+    are read natively; other URIs are opened with fsspec
+    (``storage_options`` passed to it) and streamed as
+    :func:`extract_stream` streams them, seekable ones read in place (a
+    zip by range requests). A file that cannot be opened raises
+    ``OSError`` (with the URI as its filename) at once."""
+    if remote.is_remote(path):
+        f = remote.open_uri(path, storage_options)
+        try:
+            return extract_stream(f, name=path, naked=naked, raw=raw, strict=strict)
+        except BaseException:
+            f.close()
+            raise
+    if isinstance(path, str) and remote.protocol(path) is not None:
+        # A file:// URI: the local file, the matches naming the URI.
+        local = remote.local_path(path)
+        return _extract_path(local, name=path, naked=naked, raw=raw, strict=strict)
+    return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict)
 
 __all__ = [
     "FileMatches",
@@ -39,5 +71,6 @@ __all__ = [
     "__version__",
     "extract",
     "extract_file",
+    "extract_stream",
     "parse",
 ]

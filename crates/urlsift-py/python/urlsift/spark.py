@@ -25,6 +25,7 @@ import sys
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import urlsift
+from urlsift import _urlsift, remote
 
 #: The fields of a ``--json`` object after ``path``, in the command's order.
 MATCH_FIELDS = (
@@ -91,12 +92,16 @@ def match_struct():
 
 
 def row_schema():
-    """The Spark schema of the job's rows: ``path``, ``member``, then :func:`match_struct`'s fields."""
-    from pyspark.sql.types import StringType, StructField, StructType
+    """The Spark schema of the job's rows, from the library's list of
+    fields (:func:`urlsift._urlsift.columns`): ``path``, ``member``, then
+    the ``--json`` fields."""
+    from pyspark.sql.types import StructField, StructType, _parse_datatype_string
 
     return StructType(
-        [StructField("path", StringType(), True), StructField("member", StringType(), True)]
-        + match_struct().fields
+        [
+            StructField(name, _parse_datatype_string(spark_type), nullable)
+            for name, _, spark_type, nullable in _urlsift.columns()
+        ]
     )
 
 
@@ -105,26 +110,134 @@ def _values(match: "urlsift.Match", fields: Sequence[str]) -> Tuple:
     return tuple(d.get(k) for k in fields)
 
 
-def file_rows(
-    paths: Iterable[str], naked: bool = False, raw: bool = False, counts=None, errors=None
-) -> Iterator[Tuple]:
-    """The rows of the files at ``paths``, one file after another, each
-    streamed. A file that cannot be read is reported on stderr (and counted
-    in the accumulator ``errors``) and skipped, as the command goes on after
-    an unreadable file; the rows read before a read error stay. The
-    accumulator ``counts`` gets the number of rows."""
-    for path in paths:
-        n = 0
+def _describe(e: OSError) -> str:
+    """An error as the command words it: ``path: what``."""
+    if e.filename is not None and e.strerror:
+        return f"{e.filename}: {e.strerror}"
+    return str(e)
+
+
+#: Ranges of a large plain file are cut this often (``--split-size``).
+SPLIT = 256 << 20
+#: How far before a nominal cut a message start is looked for.
+WINDOW = 64 << 10
+
+
+def _open(uri: str, storage_options):
+    """A local path as it is (read natively), a URI open with fsspec."""
+    if remote.is_remote(uri):
+        return remote.open_uri(uri, storage_options)
+    return remote.local_path(uri)
+
+
+def _read(uri: str, storage_options, start: int, stop: int) -> bytes:
+    src = _open(uri, storage_options)
+    f = open(src, "rb") if isinstance(src, str) else src
+    with f:
+        f.seek(start)
+        return f.read(stop - start)
+
+
+def cuts(uri: str, size: int, storage_options=None, split: int = SPLIT) -> List[int]:
+    """Where a file of ``size`` bytes is cut into ranges read by different
+    tasks: ``[0, ..., size]``, each inner cut a message start (an mbox
+    ``From `` line after an empty line) found in the window before a
+    multiple of ``split``; a compressed file or an archive (by content), or
+    one with no message start in a window, is not cut there."""
+    if size <= split:
+        return [0, size]
+    if not _urlsift.plain_head(_read(uri, storage_options, 0, 512)):
+        return [0, size]
+    out = [0]
+    for at in range(split, size, split):
+        lo = max(out[-1], at - WINDOW)
+        k = _urlsift.message_start(_read(uri, storage_options, lo, at))
+        if k is not None and lo + k > out[-1]:
+            out.append(lo + k)
+    out.append(size)
+    return out
+
+
+def _line_counts(sc, pieces, storage_options) -> List[int]:
+    """The line feeds of each ``(uri, start, stop)``, counted by tasks."""
+    if not pieces:
+        return []
+
+    def count(piece):
+        uri, start, stop = piece
+        return _urlsift.count_lines(_open(uri, storage_options), start, stop)
+
+    return sc.parallelize(pieces, len(pieces)).map(count).collect()
+
+
+def plan(sc, files, storage_options=None, split: int = SPLIT):
+    """The tasks for ``(uri, size)`` files, in order: ``(uri, size, range)``,
+    ``range`` being ``None`` for a whole file or ``(start, stop, lines)``
+    for a range of a large plain file (the lines before it counted by a
+    first set of tasks)."""
+    tasks, pieces = [], []
+    for uri, size in files:
         try:
-            for match in urlsift.extract_file(path, naked=naked, raw=raw):
-                n += 1
-                yield _values(match, ROW_FIELDS)
-        except OSError as e:
-            print(f"urlsift: {path}: {e}", file=sys.stderr)
-            if errors is not None:
-                errors.add(1)
-        if counts is not None:
-            counts.add(n)
+            c = cuts(uri, size, storage_options, split)
+        except OSError:
+            c = [0, size]  # the task reports what is wrong
+        if len(c) <= 2:
+            tasks.append([uri, size, None])
+            continue
+        for a, b in zip(c, c[1:]):
+            pieces.append((uri, a, b))
+            tasks.append([uri, b - a, (a, b)])
+    counts = iter(_line_counts(sc, pieces, storage_options))
+    lines = {}
+    for uri, a, b in pieces:
+        lines[(uri, a)] = lines.get((uri, a), 0)
+        n = next(counts)
+        lines[(uri, b)] = lines[(uri, a)] + n
+    for t in tasks:
+        if t[2] is not None:
+            a, b = t[2]
+            t[2] = (a, b, lines[(t[0], a)])
+    return [tuple(t) for t in tasks]
+
+
+def balance(tasks, parts: int) -> List[List]:
+    """``tasks`` in order cut into about ``parts`` runs of about equal
+    bytes: a large file is a run alone, small ones are grouped, and the
+    runs in order are the command's order."""
+    total = sum(max(t[1], 1) for t in tasks)
+    target = total / max(1, parts)
+    runs, run, acc = [], [], 0
+    for t in tasks:
+        run.append(t)
+        acc += max(t[1], 1)
+        if acc >= target * (len(runs) + 1):
+            runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    return runs
+
+
+def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None):
+    """The record batches of one task ``(uri, size, range)``. A file that
+    cannot be read is reported on stderr (and counted in the accumulator
+    ``errors``), the batches before the error kept, as the command goes on
+    after an unreadable file; ``counts`` gets the number of rows."""
+    from .arrow import record_batches
+
+    uri, _, rng = task
+    n = 0
+    try:
+        src = _open(uri, storage_options)
+        for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw):
+            n += b.num_rows
+            yield b
+    except OSError as e:
+        print(f"urlsift: {_describe(e)}", file=sys.stderr)
+        if errors is not None:
+            errors.add(1)
+    if counts is not None:
+        counts.add(n)
 
 
 def walk(path: str, errors: Optional[List[str]] = None, _above=()) -> Iterator[str]:
@@ -185,44 +298,107 @@ def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = 
     return udf(urls, ArrayType(match_struct(), False), useArrow=False)(col)
 
 
-def read_list(path: str) -> List[str]:
-    """The paths listed in a file, one per line (``-``: stdin); empty lines
-    are skipped."""
-    stream = sys.stdin if path == "-" else open(path, encoding="utf-8", errors="surrogateescape")
+def read_list(path: str, storage_options=None) -> List[str]:
+    """The paths listed in a file, one per line (``-``: stdin; a URI: the
+    object there); empty lines are skipped."""
+    if remote.is_remote(path):
+        return [line for line in remote.read_text_lines(path, storage_options) if line]
+    stream = sys.stdin if path == "-" else open(remote.local_path(path), encoding="utf-8", errors="surrogateescape")
     with stream:
         return [line.rstrip("\r\n") for line in stream if line.strip("\r\n")]
+
+
+def _option_value(v: str):
+    low = v.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(v)
+    except ValueError:
+        return v
+
+
+def storage_options(pairs: Sequence[str]) -> dict:
+    """``KEY=VALUE`` pairs as fsspec's storage options: ``true``/``false``
+    and integers as such, a dotted key (``client_kwargs.region_name``) as
+    a nested dict."""
+    out: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--storage-option takes KEY=VALUE, not {pair!r}")
+        *path, last = key.split(".")
+        d = out
+        for k in path:
+            d = d.setdefault(k, {})
+        d[last] = _option_value(value)
+    return out
+
+
+def inputs(paths: Sequence[str], storage_options=None, errors: Optional[List[str]] = None):
+    """``(uri, size)`` of the files named: local directories walked and
+    store prefixes listed, in name order (a missing input given as it is,
+    for its task to report)."""
+    out = []
+    for p in paths:
+        if remote.is_remote(p):
+            try:
+                out.extend(remote.list_files(p, storage_options))
+            except OSError as e:
+                print(f"urlsift: {_describe(e)}", file=sys.stderr)
+                if errors is not None:
+                    errors.append(_describe(e))
+            continue
+        local = remote.local_path(p)
+        for f in walk(local, errors):
+            try:
+                size = os.stat(f).st_size
+            except OSError:
+                size = 0
+            out.append((f if local == p else "file://" + f, size))
+    return out
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m urlsift.spark",
-        description="Extract the RFC 1738 URLs of many files with Spark: one JSON line "
+        description="Extract the RFC 1738 URLs of many files with Spark: one row "
         "per URL (path and the fields of urlsift --json) written to DIR.",
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories")
-    p.add_argument("--files-from", metavar="LIST", help="a file of paths, one per line ('-': stdin)")
-    p.add_argument("--out", required=True, metavar="DIR", help="output directory (Spark's JSON writer)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files, directories, URIs or prefixes (s3://bucket/dir/)")
+    p.add_argument("--files-from", metavar="LIST", help="a file (or URI) of paths, one per line ('-': stdin)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output directory or URI")
+    p.add_argument("--format", choices=("json", "parquet"), default="json", help="output format (default json)")
     p.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     p.add_argument("--naked", action="store_true", help="also URLs written without brackets")
     p.add_argument("--raw", action="store_true", help="MIME parts as written, not decoded")
-    p.add_argument("--partitions", type=int, metavar="N", help="tasks (default: 4 per core, at most one per file)")
+    p.add_argument("--partitions", type=int, metavar="N", help="tasks (default: 4 per core)")
+    p.add_argument("--split-size", type=int, default=SPLIT, metavar="BYTES",
+                   help="a plain file larger than this is cut into ranges at message starts")
+    p.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an fsspec storage option (repeatable)")
     p.add_argument("--overwrite", action="store_true", help="replace DIR if it exists")
-    p.add_argument("--compression", default="none", help="output compression: none, gzip, bzip2, ...")
+    p.add_argument("--compression", default="none", help="output compression: none, gzip, snappy, zstd, ...")
     return p
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the job; the exit status is the command's: 0 when URLs were
     found, 1 when none were, 2 when a file could not be read."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_intermixed_args(argv)
+    try:
+        so = storage_options(args.storage_option)
+    except ValueError as e:
+        parser.error(str(e))
     paths: List[str] = []
     if args.files_from:
-        paths.extend(read_list(args.files_from))
+        paths.extend(read_list(args.files_from, so))
     paths.extend(args.paths)
     if not paths:
-        _parser().error("no input: give paths or --files-from LIST")
+        parser.error("no input: give paths or --files-from LIST")
     walk_errors: List[str] = []
-    files = [f for p in paths for f in walk(p, walk_errors)]
+    files = inputs(paths, so, walk_errors)
 
     from pyspark.sql import SparkSession
 
@@ -242,16 +418,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sc = spark.sparkContext
         errors = sc.accumulator(0)
         counts = sc.accumulator(0)
-        slices = args.partitions or min(len(files), 4 * sc.defaultParallelism)
+        tasks = plan(sc, files, so, args.split_size)
+        runs = balance(tasks, args.partitions or 4 * sc.defaultParallelism)
+        shared = sc.broadcast(runs)
         naked, raw = args.naked, args.raw
-        rows = sc.parallelize(files, max(1, slices)).mapPartitions(
-            lambda part: file_rows(part, naked, raw, counts, errors)
-        )
-        # The rows are built to the schema: no check per row.
-        df = spark.createDataFrame(rows, row_schema(), verifySchema=False)
-        df.write.mode("overwrite" if args.overwrite else "errorifexists").option(
-            "ignoreNullFields", "false"
-        ).option("compression", args.compression).json(args.out)
+
+        def run(ids):
+            for b in ids:
+                for i in b.column(0).to_pylist():
+                    for task in shared.value[i]:
+                        yield from batches(task, so, naked, raw, counts, errors)
+
+        n = max(1, len(runs))
+        ids = spark.range(0, len(runs), 1, n)
+        df = ids.mapInArrow(run, row_schema())
+        out = df.write.mode("overwrite" if args.overwrite else "errorifexists")
+        if args.compression:
+            out = out.option("compression", args.compression)
+        if args.format == "json":
+            out.option("ignoreNullFields", "false").json(args.out)
+        else:
+            out.parquet(args.out)
     finally:
         if own:
             spark.stop()

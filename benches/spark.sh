@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The Spark job's speed per core and its cost, and extract_stream against
+# extract_file.
+#  1. urlsift.extract_stream over an open file must cost at most 1.1x
+#     urlsift.extract_file on the same mbox (best of RUNS, interleaved).
+#  2. One Spark core (local[1]) over the generated corpus (gen-corpus --size
+#     SIZE --seed 7), its files listed REPS times in --files-from, JSON
+#     output: MB/s = bytes / (job time - an empty job's time); target 300.
+#  3. CPU cost: busy time of the whole machine (/proc/stat: every process,
+#     JVM and Python workers included) less an empty job's, in MB per
+#     CPU-second; target 250.
+#  4. local[2]'s speed-up over local[1].
+#  5. The largest RSS of a Python worker during the runs (target < 256 MiB).
+#
+#   benches/spark.sh [SIZE] [REPS]     (default 512M 8)
+#
+# PYTHON names an interpreter with the package, pyspark and pyarrow
+# (default: the CI venv, target/py-venv, made by crates/urlsift-py/ci.sh).
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+size="${1:-512M}"
+reps="${2:-8}"
+py="${PYTHON:-$root/target/py-venv/bin/python}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+python3 "$shared/bench/gen-corpus" --size "$size" --seed 7 --out "$work/corpus" >/dev/null
+find "$work/corpus" -type f ! -name '*.tsv' | sort >"$work/once"
+for _ in $(seq "$reps"); do cat "$work/once"; done >"$work/list"
+: >"$work/empty.txt"
+echo "$work/empty.txt" >"$work/none"
+bytes=$(xargs -a "$work/list" -d '\n' stat -c %s | awk '{s += $1} END {print s}')
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores"
+echo "corpus $size seed 7: $(wc -l <"$work/once") files, listed $reps times: $bytes bytes"
+# Into the page cache.
+xargs -a "$work/once" -d '\n' cat >/dev/null
+
+echo "== extract_stream vs extract_file"
+"$py" - "$work/corpus/mail.mbox" "${RUNS:-5}" <<'PY'
+import os, sys, time
+import urlsift
+mbox, runs = sys.argv[1], int(sys.argv[2])
+def f():
+    return sum(1 for _ in urlsift.extract_file(mbox))
+def s():
+    with open(mbox, "rb") as fh:
+        return sum(1 for _ in urlsift.extract_stream(fh, name=mbox))
+times = {f: [], s: []}
+for _ in range(runs):
+    for g in (f, s):
+        t = time.perf_counter(); n = g(); times[g].append(time.perf_counter() - t)
+mb = os.path.getsize(mbox) / 1e6
+a, b = min(times[f]), min(times[s])
+print(f"mail.mbox {mb:.0f} MB, {n} URLs: extract_file {a:.3f} s ({mb/a:.0f} MB/s), "
+      f"extract_stream {b:.3f} s ({mb/b:.0f} MB/s): {b/a:.3f}x (target <= 1.1)")
+PY
+
+busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat; }
+hz=$(getconf CLK_TCK)
+# Samples the Python workers' RSS (KiB) while a job runs.
+watch_rss() {
+    local max=0 r
+    while [ -e "$work/running" ]; do
+        r=$(ps -eo rss=,args= | awk '/pyspark[.\/](daemon|worker)/ && !/awk/ {if ($1 > m) m = $1} END {print m + 0}')
+        [ "$r" -gt "$max" ] && max=$r
+        sleep 0.3
+    done
+    echo "$max" >"$work/rss"
+}
+# job MASTER LIST: "wall-seconds busy-seconds worker-rss-KiB"
+job() {
+    rm -rf "$work/out"
+    touch "$work/running"
+    watch_rss &
+    local w=$!
+    local b0 t0 b1 t1
+    b0=$(busy); t0=$(date +%s.%N)
+    PYSPARK_PYTHON="$py" "$py" -m urlsift.spark --master "$1" --files-from "$2" \
+        --out "$work/out" >/dev/null 2>"$work/err" || [ $? -eq 1 ] || { cat "$work/err" >&2; exit 1; }
+    t1=$(date +%s.%N); b1=$(busy)
+    rm -f "$work/running"; wait "$w"
+    awk -v t0="$t0" -v t1="$t1" -v b0="$b0" -v b1="$b1" -v hz="$hz" -v r="$(cat "$work/rss")" \
+        'BEGIN {printf "%.2f %.2f %d\n", t1 - t0, (b1 - b0) / hz, r}'
+}
+for master in "local[1]" "local[2]"; do
+    read -r ew eb _ < <(job "$master" "$work/none")
+    read -r w b rss < <(job "$master" "$work/list")
+    rows=$(cat "$work"/out/part-* | wc -l)
+    awk -v m="$master" -v w="$w" -v b="$b" -v ew="$ew" -v eb="$eb" -v n="$bytes" -v rss="$rss" -v rows="$rows" 'BEGIN {
+        printf "%s: job %.1f s (empty job %.1f s), %d rows: %.0f MB/s; busy %.1f CPU-s (empty %.1f): %.0f MB per CPU-second; worker RSS max %.0f MiB\n",
+            m, w, ew, rows, n / 1e6 / (w - ew), b, eb, n / 1e6 / (b - eb), rss / 1024 }'
+    echo "$w $ew" >"$work/time-$master"
+done
+read -r w1 e1 <"$work/time-local[1]"
+read -r w2 e2 <"$work/time-local[2]"
+awk -v a="$w1" -v b="$e1" -v c="$w2" -v d="$e2" 'BEGIN {printf "local[2] speed-up over local[1]: %.2fx\n", (a - b) / (c - d)}'

@@ -1,0 +1,101 @@
+"""URLs as Arrow record batches (needs pyarrow): the columns are built in
+Rust (:func:`urlsift._urlsift.scan_arrow` gives each field's buffers) and
+wrapped here as they are, no Python object per row. The fields are those
+of :func:`urlsift._urlsift.columns`: ``path``, ``member`` and the
+``--json`` fields, in the command's order.
+"""
+
+from typing import Iterator, Optional, Tuple
+
+import pyarrow as pa
+
+from . import _urlsift
+
+_WARNING = pa.struct(
+    [
+        pa.field("code", pa.string(), False),
+        pa.field("message", pa.string(), False),
+        pa.field("offset", pa.int64(), False),
+    ]
+)
+
+#: The Arrow type of each layout ``columns()`` names.
+TYPES = {
+    "str": pa.string(),
+    "int": pa.int64(),
+    "bool": pa.bool_(),
+    "spans": pa.list_(pa.field("element", pa.list_(pa.field("element", pa.int64(), False)), False)),
+    "warnings": pa.list_(pa.field("element", _WARNING, False)),
+}
+
+
+def schema() -> pa.Schema:
+    """The Arrow schema of the rows."""
+    return pa.schema(
+        [pa.field(name, TYPES[kind], nullable) for name, kind, _, nullable in _urlsift.columns()]
+    )
+
+
+def _buf(b):
+    return None if b is None else pa.py_buffer(b)
+
+
+def _strings(n, parts):
+    nulls, valid, offsets, data = parts
+    return pa.Array.from_buffers(pa.string(), n, [_buf(valid), _buf(offsets), _buf(data)], nulls)
+
+
+def _array(kind: str, n: int, parts):
+    if kind == "str":
+        return _strings(n, parts)
+    if kind == "int":
+        nulls, valid, values = parts
+        return pa.Array.from_buffers(pa.int64(), n, [_buf(valid), _buf(values)], nulls)
+    if kind == "bool":
+        nulls, valid, bits = parts
+        return pa.Array.from_buffers(pa.bool_(), n, [_buf(valid), _buf(bits)], nulls)
+    if kind == "spans":
+        offsets, values = parts
+        pairs = len(values) // 16
+        flat = pa.Array.from_buffers(pa.int64(), 2 * pairs, [None, _buf(values)])
+        inner_type = TYPES["spans"].value_type
+        # Every span is a pair: the inner offsets are 0, 2, 4, ...
+        inner_offsets = pa.array(range(0, 2 * pairs + 1, 2), pa.int32()).buffers()[1]
+        inner = pa.Array.from_buffers(inner_type, pairs, [None, inner_offsets], children=[flat])
+        return pa.Array.from_buffers(TYPES["spans"], n, [None, _buf(offsets)], children=[inner])
+    if kind == "warnings":
+        offsets, codes, messages, at = parts
+        m = len(at) // 8
+        fields = [
+            _strings(m, codes),
+            _strings(m, messages),
+            pa.Array.from_buffers(pa.int64(), m, [None, _buf(at)]),
+        ]
+        structs = pa.StructArray.from_arrays(fields, fields=list(_WARNING))
+        return pa.Array.from_buffers(TYPES["warnings"], n, [None, _buf(offsets)], children=[structs])
+    raise ValueError(f"unknown column layout {kind!r}")
+
+
+def record_batches(
+    source,
+    *,
+    name: Optional[str] = None,
+    range: Optional[Tuple[int, int, int]] = None,
+    rows: int = 16384,
+    naked: bool = False,
+    raw: bool = False,
+    strict: bool = False,
+) -> Iterator[pa.RecordBatch]:
+    """The URLs of ``source`` (a path, or a binary file object as
+    :func:`urlsift.extract_stream` takes) as record batches of at most
+    ``rows`` rows. ``range=(start, stop, lines)`` scans that range of a
+    plain file, ``start`` a message start after ``lines`` lines. A read
+    error raises ``OSError`` after the batches before it."""
+    sch = schema()
+    kinds = [kind for _, kind, _, _ in _urlsift.columns()]
+    batches = _urlsift.scan_arrow(
+        source, name=name, range=range, rows=rows, naked=naked, raw=raw, strict=strict
+    )
+    for n, cols in batches:
+        arrays = [_array(kind, n, parts) for kind, parts in zip(kinds, cols)]
+        yield pa.RecordBatch.from_arrays(arrays, schema=sch)

@@ -1,0 +1,383 @@
+//! Records as Arrow columns: the buffers of an Arrow array per output
+//! field (offsets, data, values, validity bitmaps), built in Rust so that
+//! the Spark job hands record batches to the JVM without a Python object
+//! per row. Python wraps the buffers as they are (`pyarrow.py_buffer`,
+//! `Array.from_buffers`): no Arrow library on this side.
+//!
+//! [`COLUMNS`] is the one list of the output's fields: name, Spark type,
+//! whether it may be null, and how a record gives its value. A field is
+//! added there (and nowhere else): the Python side builds the schema and
+//! the arrays from what [`COLUMNS`] says.
+
+use crate::record::{self, Record};
+
+/// What a record gives for one field.
+pub enum Value<'a> {
+    /// A string, `None` for null.
+    Str(Option<std::borrow::Cow<'a, str>>),
+    /// A 64-bit integer.
+    Int(u64),
+    /// A boolean.
+    Bool(bool),
+    /// Source byte ranges, each a list of two integers.
+    Spans(Vec<[u64; 2]>),
+    /// Section 6 warnings: code, message, offset.
+    Warnings(Vec<record::WarningRecord>),
+}
+
+/// The Arrow layout of a field: how Python wraps its buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `string`: validity, 32-bit offsets, UTF-8 data.
+    Str,
+    /// `int64`: validity, values.
+    Int,
+    /// `bool`: validity, bits.
+    Bool,
+    /// `list<list<int64>>` of pairs: outer offsets, the values.
+    Spans,
+    /// `list<struct<code: string, message: string, offset: int64>>`.
+    Warnings,
+}
+
+impl Kind {
+    /// The name the Python side dispatches on.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Str => "str",
+            Kind::Int => "int",
+            Kind::Bool => "bool",
+            Kind::Spans => "spans",
+            Kind::Warnings => "warnings",
+        }
+    }
+}
+
+/// One output field.
+pub struct Column {
+    /// Its name (the `--json` key).
+    pub name: &'static str,
+    /// Its Spark SQL type.
+    pub spark: &'static str,
+    /// Whether it may be null.
+    pub nullable: bool,
+    /// Its Arrow layout.
+    pub kind: Kind,
+    /// Its value in a record.
+    pub get: for<'a> fn(&'a Record) -> Value<'a>,
+}
+
+fn s(v: Option<&str>) -> Value<'_> {
+    Value::Str(v.map(std::borrow::Cow::Borrowed))
+}
+
+fn owned<'a>(v: Option<String>) -> Value<'a> {
+    Value::Str(v.map(std::borrow::Cow::Owned))
+}
+
+/// The output's fields in the command's `--json` order, `path` first.
+/// `member`, `encoding` and `content_type` (which `--json` leaves out
+/// where they do not apply) are null there: a table has one schema.
+pub const COLUMNS: &[Column] = &[
+    Column {
+        name: "path",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| s(r.path.as_deref()),
+    },
+    Column {
+        name: "member",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| s(r.member.as_deref()),
+    },
+    Column {
+        name: "line",
+        spark: "bigint",
+        nullable: false,
+        kind: Kind::Int,
+        get: |r| Value::Int(r.get().line()),
+    },
+    Column {
+        name: "column",
+        spark: "bigint",
+        nullable: false,
+        kind: Kind::Int,
+        get: |r| Value::Int(r.get().column()),
+    },
+    Column {
+        name: "offset",
+        spark: "bigint",
+        nullable: false,
+        kind: Kind::Int,
+        get: |r| Value::Int(r.get().offset()),
+    },
+    Column {
+        name: "url",
+        spark: "string",
+        nullable: false,
+        kind: Kind::Str,
+        get: |r| s(Some(r.url())),
+    },
+    Column {
+        name: "form",
+        spark: "string",
+        nullable: false,
+        kind: Kind::Str,
+        get: |r| s(Some(r.get().form().as_str())),
+    },
+    Column {
+        name: "scheme",
+        spark: "string",
+        nullable: false,
+        kind: Kind::Str,
+        get: |r| owned(Some(r.scheme())),
+    },
+    Column {
+        name: "fragment",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| owned(r.fragment()),
+    },
+    Column {
+        name: "broken",
+        spark: "boolean",
+        nullable: false,
+        kind: Kind::Bool,
+        get: |r| Value::Bool(r.get().is_broken()),
+    },
+    Column {
+        name: "hyphen",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| s(r.get().hyphen().map(|h| h.as_str())),
+    },
+    Column {
+        name: "alternative",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| owned(r.get().alternative().map(|a| a.into_owned())),
+    },
+    Column {
+        name: "spans",
+        spark: "array<array<bigint>>",
+        nullable: false,
+        kind: Kind::Spans,
+        get: |r| Value::Spans(r.spans().into_iter().map(|(a, b)| [a, b]).collect()),
+    },
+    Column {
+        name: "encoding",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| s(r.get().encoding().map(|e| e.as_str())),
+    },
+    Column {
+        name: "content_type",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| s(r.get().content_type()),
+    },
+    Column {
+        name: "warnings",
+        spark: "array<struct<code:string,message:string,offset:bigint>>",
+        nullable: false,
+        kind: Kind::Warnings,
+        get: |r| Value::Warnings(r.parsed().map(|u| record::warnings(&u)).unwrap_or_default()),
+    },
+    Column {
+        name: "message_id",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| s(r.message_id.as_deref()),
+    },
+];
+
+/// A validity (or boolean) bitmap, least significant bit first.
+#[derive(Default)]
+pub struct Bits {
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    len: usize,
+    /// How many bits are 0.
+    pub zeros: usize,
+}
+
+impl Bits {
+    fn push(&mut self, bit: bool) {
+        if self.len % 8 == 0 {
+            self.bytes.push(0);
+        }
+        if bit {
+            *self.bytes.last_mut().expect("a byte was pushed") |= 1 << (self.len % 8);
+        } else {
+            self.zeros += 1;
+        }
+        self.len += 1;
+    }
+}
+
+/// The buffers of a `string` array.
+#[derive(Default)]
+pub struct Strings {
+    /// Validity.
+    pub valid: Bits,
+    /// `len + 1` offsets into `data`.
+    pub offsets: Vec<i32>,
+    /// The UTF-8 bytes.
+    pub data: Vec<u8>,
+}
+
+impl Strings {
+    fn push(&mut self, v: Option<&str>) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.valid.push(v.is_some());
+        self.data
+            .extend_from_slice(v.unwrap_or_default().as_bytes());
+        // A batch stays far below 2 GiB of text: it is cut by rows, and a
+        // URL is at most the candidate bound long.
+        self.offsets.push(self.data.len() as i32);
+    }
+}
+
+/// The buffers of one column of a batch.
+pub enum Built {
+    /// `string`.
+    Str(Strings),
+    /// `int64`: validity, values.
+    Int(Bits, Vec<i64>),
+    /// `bool`: validity, values.
+    Bool(Bits, Bits),
+    /// `list<list<int64>>` of pairs: list offsets, the flat values.
+    Spans(Vec<i32>, Vec<i64>),
+    /// `list<struct>`: list offsets, codes, messages, offsets.
+    Warnings(Vec<i32>, Strings, Strings, Vec<i64>),
+}
+
+impl Built {
+    fn new(kind: Kind) -> Built {
+        match kind {
+            Kind::Str => Built::Str(Strings::default()),
+            Kind::Int => Built::Int(Bits::default(), Vec::new()),
+            Kind::Bool => Built::Bool(Bits::default(), Bits::default()),
+            Kind::Spans => Built::Spans(vec![0], Vec::new()),
+            Kind::Warnings => {
+                Built::Warnings(vec![0], Strings::default(), Strings::default(), Vec::new())
+            }
+        }
+    }
+
+    fn push(&mut self, v: Value<'_>) {
+        match (self, v) {
+            (Built::Str(b), Value::Str(v)) => b.push(v.as_deref()),
+            (Built::Int(valid, values), Value::Int(n)) => {
+                valid.push(true);
+                values.push(n as i64);
+            }
+            (Built::Bool(valid, bits), Value::Bool(b)) => {
+                valid.push(true);
+                bits.push(b);
+            }
+            (Built::Spans(offsets, values), Value::Spans(spans)) => {
+                for [a, b] in spans {
+                    values.extend([a as i64, b as i64]);
+                }
+                offsets.push((values.len() / 2) as i32);
+            }
+            (Built::Warnings(offsets, codes, messages, at), Value::Warnings(ws)) => {
+                for w in &ws {
+                    codes.push(Some(w.code));
+                    messages.push(Some(&w.message));
+                    at.push(w.offset as i64);
+                }
+                offsets.push(at.len() as i32);
+            }
+            // The table pairs each kind with its value: a mismatch is a
+            // mistake in `COLUMNS`, caught by the tests.
+            _ => unreachable!("a column's value does not match its kind"),
+        }
+    }
+}
+
+/// A batch of records being turned into columns.
+pub struct Batch {
+    /// One per [`COLUMNS`] entry.
+    pub columns: Vec<Built>,
+    /// Rows so far.
+    pub rows: usize,
+}
+
+impl Default for Batch {
+    fn default() -> Batch {
+        Batch {
+            columns: COLUMNS.iter().map(|c| Built::new(c.kind)).collect(),
+            rows: 0,
+        }
+    }
+}
+
+impl Batch {
+    /// Adds a record's row.
+    pub fn push(&mut self, r: &Record) {
+        for (col, built) in COLUMNS.iter().zip(&mut self.columns) {
+            built.push((col.get)(r));
+        }
+        self.rows += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use urlsift::Scanner;
+
+    #[test]
+    fn each_column_takes_its_kind_of_value() {
+        let text = b"Message-ID: <1@x>\n\n> <URL:HTTP://a.b/~x-\n>   y#frag> <ftp://c.d/>\n";
+        let path: Arc<str> = Arc::from("p");
+        let recs: Vec<Record> = Scanner::new()
+            .extract(text)
+            .into_iter()
+            .filter_map(|m| Record::new(m, Some(&path), None))
+            .collect();
+        let mut batch = Batch::default();
+        for r in &recs {
+            batch.push(r);
+        }
+        assert_eq!(batch.rows, 2);
+        let at = |name| COLUMNS.iter().position(|c| c.name == name).unwrap();
+        let Built::Str(urls) = &batch.columns[at("url")] else {
+            panic!("url is a string")
+        };
+        assert_eq!(&urls.data[..], b"HTTP://a.b/~x-y#fragftp://c.d/");
+        assert_eq!(urls.offsets, [0, 20, 30]);
+        let Built::Str(member) = &batch.columns[at("member")] else {
+            panic!("member is a string")
+        };
+        assert_eq!(member.valid.zeros, 2);
+        let Built::Spans(offsets, values) = &batch.columns[at("spans")] else {
+            panic!("spans")
+        };
+        assert_eq!(offsets, &[0, 2, 3]);
+        assert_eq!(values.len(), 6);
+        let Built::Warnings(offsets, codes, _, _) = &batch.columns[at("warnings")] else {
+            panic!("warnings")
+        };
+        assert_eq!(offsets, &[0, 1, 1]);
+        assert_eq!(codes.data, b"tilde");
+        let Built::Bool(_, broken) = &batch.columns[at("broken")] else {
+            panic!("broken")
+        };
+        assert_eq!(broken.bytes, [0b01]);
+    }
+}
