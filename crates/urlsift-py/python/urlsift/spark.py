@@ -167,7 +167,8 @@ def _line_counts(sc, pieces, storage_options) -> List[int]:
         uri, start, stop = piece
         return _urlsift.count_lines(_open(uri, storage_options), start, stop)
 
-    return sc.parallelize(pieces, len(pieces)).map(count).collect()
+    slices = min(len(pieces), 4 * sc.defaultParallelism)
+    return sc.parallelize(pieces, slices).map(count).collect()
 
 
 def plan(sc, files, storage_options=None, split: int = SPLIT):
