@@ -30,7 +30,7 @@ python3 -m venv --clear "$venv"
 py="$venv/bin/python"
 # maturin, the build backend, runs the `maturin` of the venv.
 export PATH="$venv/bin:$PATH"
-"$py" -m pip install -q --disable-pip-version-check maturin pytest pyspark pyarrow pandas \
+"$py" -m pip install -q --disable-pip-version-check maturin pytest pyspark pyarrow 'pandas<3' \
     fsspec s3fs aiohttp 'moto[server]'
 # The S3 tests' server takes these; no real credentials are read.
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_DEFAULT_REGION=us-east-1

@@ -517,7 +517,11 @@ fn built<'py>(py: Python<'py>, b: &columns::Built) -> PyResult<Bound<'py, pyo3::
             PyBytes::new(py, &bits.bytes),
         )
             .into_pyobject(py),
-        Built::Spans(offsets, values) => (i32s(py, offsets)?, i64s(py, values)?).into_pyobject(py),
+        Built::Spans(offsets, values) => {
+            // Every span is a pair: the inner lists' offsets are 0, 2, 4, ...
+            let pairs: Vec<i32> = (0..=values.len() as i32 / 2).map(|k| 2 * k).collect();
+            (i32s(py, offsets)?, i32s(py, &pairs)?, i64s(py, values)?).into_pyobject(py)
+        }
         Built::Warnings(offsets, codes, messages, at) => (
             i32s(py, offsets)?,
             strings(py, codes)?,

@@ -1,7 +1,7 @@
 """Type stubs of urlsift (the extension module urlsift._urlsift)."""
 
 import os
-from typing import Dict, Iterator, List, Optional, Tuple, TypedDict, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, TypedDict, Union
 
 
 __version__: str
@@ -74,6 +74,15 @@ def extract(
 def extract_file(
     path: Union[str, "os.PathLike[str]"],
     *,
+    storage_options: Optional[Dict[str, Any]] = None,
+    naked: bool = False,
+    raw: bool = False,
+    strict: bool = False,
+) -> FileMatches: ...
+def extract_stream(
+    fileobj: BinaryIO,
+    *,
+    name: Optional[str] = None,
     naked: bool = False,
     raw: bool = False,
     strict: bool = False,

@@ -29,11 +29,16 @@ TYPES = {
 }
 
 
+#: The layout of each field, in order.
+_KINDS = [kind for _, kind, _, _ in _urlsift.columns()]
+_SCHEMA = pa.schema(
+    [pa.field(name, TYPES[kind], nullable) for name, kind, _, nullable in _urlsift.columns()]
+)
+
+
 def schema() -> pa.Schema:
     """The Arrow schema of the rows."""
-    return pa.schema(
-        [pa.field(name, TYPES[kind], nullable) for name, kind, _, nullable in _urlsift.columns()]
-    )
+    return _SCHEMA
 
 
 def _buf(b):
@@ -55,13 +60,11 @@ def _array(kind: str, n: int, parts):
         nulls, valid, bits = parts
         return pa.Array.from_buffers(pa.bool_(), n, [_buf(valid), _buf(bits)], nulls)
     if kind == "spans":
-        offsets, values = parts
+        offsets, inner_offsets, values = parts
         pairs = len(values) // 16
         flat = pa.Array.from_buffers(pa.int64(), 2 * pairs, [None, _buf(values)])
         inner_type = TYPES["spans"].value_type
-        # Every span is a pair: the inner offsets are 0, 2, 4, ...
-        inner_offsets = pa.array(range(0, 2 * pairs + 1, 2), pa.int32()).buffers()[1]
-        inner = pa.Array.from_buffers(inner_type, pairs, [None, inner_offsets], children=[flat])
+        inner = pa.Array.from_buffers(inner_type, pairs, [None, _buf(inner_offsets)], children=[flat])
         return pa.Array.from_buffers(TYPES["spans"], n, [None, _buf(offsets)], children=[inner])
     if kind == "warnings":
         offsets, codes, messages, at = parts
@@ -91,11 +94,9 @@ def record_batches(
     ``rows`` rows. ``range=(start, stop, lines)`` scans that range of a
     plain file, ``start`` a message start after ``lines`` lines. A read
     error raises ``OSError`` after the batches before it."""
-    sch = schema()
-    kinds = [kind for _, kind, _, _ in _urlsift.columns()]
     batches = _urlsift.scan_arrow(
         source, name=name, range=range, rows=rows, naked=naked, raw=raw, strict=strict
     )
     for n, cols in batches:
-        arrays = [_array(kind, n, parts) for kind, parts in zip(kinds, cols)]
-        yield pa.RecordBatch.from_arrays(arrays, schema=sch)
+        arrays = [_array(kind, n, parts) for kind, parts in zip(_KINDS, cols)]
+        yield pa.RecordBatch.from_arrays(arrays, schema=_SCHEMA)

@@ -2,17 +2,20 @@
 
 As a job::
 
-    python -m urlsift.spark --master local[2] --files-from LIST --out DIR [PATH ...]
+    python -m urlsift.spark --master local[2] --files-from LIST --out DIR [PATH-OR-URI ...]
 
-reads the paths listed in LIST (one per line) and those given as arguments
-(directories are walked, entries in name order, as the command walks them),
-and writes one JSON line per URL into DIR with Spark's JSON writer: ``path``
-and the fields of ``urlsift --json``, the same rows the command prints for
-the same files. The paths are what is distributed: each task opens and
-streams its own files with :func:`urlsift.extract_file` (bounded memory, no
-file read whole), one file after another in one thread. With spark-submit
-the job is this file: ``spark-submit [options] path/to/urlsift/spark.py
---files-from LIST --out DIR`` (see the README, "At scale").
+reads the paths and URIs listed in LIST (one per line; LIST may be a URI)
+and those given as arguments (directories and store prefixes are listed on
+the driver, in name order, as the command walks a directory), and writes
+one row per URL into DIR (JSON lines, or Parquet with ``--format
+parquet``): ``path`` and the fields of ``urlsift --json``, the same rows the
+command prints for the same files. The driver plans the tasks from the
+files' sizes (runs of about equal bytes, in order; a large plain file cut
+into ranges at message starts); each task reads its own files (a URI with
+fsspec, ``--storage-option KEY=VALUE`` passed to it) and hands its rows to
+Spark as Arrow record batches whose columns the library builds in Rust
+(``mapInArrow``). With spark-submit the job is this file (see
+docs/python.md, "At scale").
 
 For DataFrames of text, :func:`extract_urls` is a column function: an array
 of structs (the ``--json`` fields but ``path``) per row.
