@@ -24,6 +24,10 @@ use crate::cap::{CapError, Capped, Limit};
 use crate::sniff::{self, Codec, Container};
 use crate::ArchiveOpts;
 
+/// The most bytes of a zip met in a stream spooled to a temporary file
+/// (disk, not memory: a zip is read from its central directory, at its end).
+pub const SPOOL_CAP: u64 = 64 << 30;
+
 /// Compression layers decoded one inside the other (a `.gz.gz`), at most.
 const LAYERS: usize = 4;
 
@@ -89,10 +93,8 @@ pub fn open_stream(mut r: Box<dyn Read + Send>, opts: &ArchiveOpts) -> io::Resul
         let r = Box::new(p);
         return Ok(match container {
             Some(Container::Tar) => Opened::Tar(r),
-            // Spooled up to the archive cap: a stream's zip costs disk.
-            Some(Container::Zip) => {
-                open_zip(spool(Capped::new(r, opts.archive_cap, Limit::Archive))?)
-            }
+            // Spooled, up to SPOOL_CAP: a stream's zip costs disk.
+            Some(Container::Zip) => open_zip(spool(Capped::new(r, SPOOL_CAP, Limit::Spool))?),
             None => Opened::Plain(r),
         });
     }
@@ -112,7 +114,7 @@ pub fn open_at(src: Arc<dyn ReadAt>, len: u64, opts: &ArchiveOpts) -> io::Result
             return Ok(match Zip::open_at(src, len) {
                 Ok(zip) => Opened::Zip(zip),
                 Err(e) => Opened::CutZip(
-                    spool(Capped::new(start, opts.archive_cap, Limit::Archive))?,
+                    spool(Capped::new(start, SPOOL_CAP, Limit::Spool))?,
                     e.to_string(),
                 ),
             });
@@ -669,6 +671,41 @@ mod tests {
         let got = walk_bytes(t.clone(), &none);
         assert_eq!(got.len(), 1);
         assert!(got[0].starts_with("=a.txt"), "{got:?}");
+    }
+
+    /// Bytes in memory read at positions, as a seekable object of another
+    /// language is.
+    struct Bytes(Vec<u8>);
+
+    impl ReadAt for Bytes {
+        fn pread(&self, buf: &mut [u8], pos: u64) -> io::Result<usize> {
+            let from = (pos as usize).min(self.0.len());
+            let n = buf.len().min(self.0.len() - from);
+            buf[..n].copy_from_slice(&self.0[from..from + n]);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn sources_read_at_positions_give_what_streams_give() {
+        let z = zip(&[("a.txt", b"A"), ("b.gz", &gz(b"B"))]);
+        let t = gz(&tar(&[("c.txt", b"C")]));
+        let cut = z[..z.len() - 10].to_vec();
+        let opts = ArchiveOpts::default();
+        for bytes in [z, t, b"plain".to_vec(), cut] {
+            let len = bytes.len() as u64;
+            let opened = open_at(Arc::new(Bytes(bytes.clone())), len, &opts).unwrap();
+            assert_eq!(
+                matches!(opened, Opened::Zip(_)),
+                matches!(
+                    open_stream(Box::new(io::Cursor::new(bytes.clone())), &opts).unwrap(),
+                    Opened::Zip(_)
+                )
+            );
+            let mut v = Record::default();
+            walk(opened, &opts, &mut v).unwrap();
+            assert_eq!(v.0, walk_bytes(bytes, &opts));
+        }
     }
 
     #[test]

@@ -15,6 +15,9 @@ pub enum Limit {
     Archive,
     /// The size the archive's own directory declares for the member.
     Declared,
+    /// The most bytes of a zip met in a stream that are spooled to a
+    /// temporary file (a zip is read from its end).
+    Spool,
 }
 
 /// A stream went past a limit.
@@ -41,6 +44,11 @@ impl fmt::Display for CapError {
             Limit::Declared => write!(
                 f,
                 "member holds more than the {n} bytes its archive declares; rest skipped"
+            ),
+            Limit::Spool => write!(
+                f,
+                "zip read from a stream is larger than {n} bytes, the most spooled to a \
+                 temporary file to read it; read it from a file or a seekable object"
             ),
         }
     }

@@ -416,7 +416,7 @@ fn open_source(
 /// `read`) in bounded memory, the GIL held only for each call; a seekable
 /// object is read in place from its current position (a zip from its
 /// central directory, by positions), a zip in a stream that cannot seek is
-/// spooled to a temporary file up to the archive cap (64 GiB).
+/// spooled to a temporary file, 64 GiB at most (an error past that).
 #[pyfunction]
 #[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false))]
 fn extract_stream(

@@ -139,7 +139,7 @@ impl FileScan {
     }
 
     /// Opens a stream as the command opens stdin (a zip in it spooled to
-    /// a temporary file, up to the archive cap).
+    /// a temporary file, up to its cap).
     pub fn open_stream(
         r: Box<dyn Read + Send>,
         name: Option<Arc<str>>,
