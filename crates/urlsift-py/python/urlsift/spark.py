@@ -231,6 +231,7 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
 
     uri, _, rng = task
     n = 0
+    src = None
     try:
         src = _open(uri, storage_options)
         for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw):
@@ -240,6 +241,9 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
         print(f"urlsift: {_describe(e)}", file=sys.stderr)
         if errors is not None:
             errors.add(1)
+    finally:
+        if src is not None and not isinstance(src, str):
+            src.close()
     if counts is not None:
         counts.add(n)
 
