@@ -66,20 +66,21 @@ def s3(corpus):
     """moto's S3 server on the loopback with the corpus under
     s3://archives/corpus/; yields the storage options that reach it."""
     port = _free_port()
+    endpoint = f"http://127.0.0.1:{port}"
+    env = {
+        "AWS_ENDPOINT_URL": endpoint,
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }
+    old = {k: os.environ.get(k) for k in env}
     proc = subprocess.Popen(
         [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
         _wait(port, proc)
-        endpoint = f"http://127.0.0.1:{port}"
-        env = {
-            "AWS_ENDPOINT_URL": endpoint,
-            "AWS_ACCESS_KEY_ID": "testing",
-            "AWS_SECRET_ACCESS_KEY": "testing",
-            "AWS_DEFAULT_REGION": "us-east-1",
-        }
-        old = {k: os.environ.get(k) for k in env}
+        # The standard way: the environment (the job's tasks inherit it).
         os.environ.update(env)
         fs = fsspec.filesystem("s3", skip_instance_cache=True)
         fs.mkdir(BUCKET)
@@ -88,7 +89,7 @@ def s3(corpus):
     finally:
         proc.terminate()
         proc.wait()
-        for k, v in (old if "old" in dir() else {}).items():
+        for k, v in old.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
@@ -158,8 +159,8 @@ def test_extract_stream_gives_the_commands_rows(cli_json, corpus, s3, name):
     pipe = io.BufferedReader(Pipe((corpus / name).read_bytes()))
     assert not pipe.seekable()
     assert [m.to_dict() for m in urlsift.extract_stream(pipe, name=name)] == want
-    # read() only, no readinto: the bytes are copied.
 
+    # read() only, no readinto: the bytes are copied.
     class ReadOnly:
         def __init__(self, data):
             self.data = io.BytesIO(data)
@@ -184,7 +185,7 @@ def test_extract_stream_without_a_name_and_bad_objects(corpus):
             list(urlsift.extract_stream(f))
 
 
-def test_missing_and_denied_objects_name_their_uri(s3):
+def test_missing_and_unreachable_objects_name_their_uri(s3):
     uri = f"s3://{BUCKET}/corpus/no-such.mbox"
     with pytest.raises(FileNotFoundError) as e:
         urlsift.extract_file(uri)
@@ -192,12 +193,40 @@ def test_missing_and_denied_objects_name_their_uri(s3):
     with pytest.raises(FileNotFoundError) as e:
         urlsift.extract_file("s3://no-such-bucket/x")
     assert e.value.filename == "s3://no-such-bucket/x"
-    # Wrong credentials: moto's server accepts any, so a bad key is shown
-    # by a bucket-less endpoint instead; the error names the URI.
+    # A store that cannot be reached (nothing listens on port 9): the
+    # error names the URI too.
     opts = {"endpoint_url": "http://127.0.0.1:9"}
     with pytest.raises(OSError) as e:
         urlsift.extract_file(f"s3://{BUCKET}/corpus/faq.txt", storage_options=opts)
     assert e.value.filename == f"s3://{BUCKET}/corpus/faq.txt"
+
+
+@pytest.mark.parametrize("cut", [30, 400])
+def test_a_damaged_archive_in_the_store_is_reported_as_on_disk(urlsift_bin, corpus, tmp_path, s3, cut):
+    """A zip cut short: the members before the damage give their rows, then
+    the error, as for the same bytes on disk (and as the command says it)."""
+    data = (corpus / "mail.zip").read_bytes()
+    local = tmp_path / "cut.zip"
+    local.write_bytes(data[:-cut])
+    uri = f"s3://{BUCKET}/damaged/cut-{cut}.zip"
+    fsspec.filesystem("s3").pipe(uri[len("s3://"):], data[:-cut])
+
+    def run(path):
+        rows = []
+        with pytest.raises(OSError) as e:
+            for m in urlsift.extract_file(path):
+                rows.append(m.to_dict())
+        return rows, str(e.value)
+
+    on_disk, disk_error = run(str(local))
+    in_store, store_error = run(uri)
+    assert in_store == rows_as(on_disk, local, uri)
+    assert store_error == disk_error.replace(str(local), uri)
+    cmd = subprocess.run([urlsift_bin, "--json", str(local)], capture_output=True, text=True)
+    assert cmd.returncode == 2
+    assert len(cmd.stdout.splitlines()) == len(on_disk)
+    # The command's message is the one raised.
+    assert disk_error.split(": ", 1)[1] in cmd.stderr
 
 
 def test_file_uris_read_the_local_file(cli_json, corpus):
