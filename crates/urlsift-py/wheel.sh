@@ -14,7 +14,8 @@ py="$venv/bin/python"
 export PATH="$venv/bin:$PATH"
 "$py" -m pip install -q --disable-pip-version-check maturin ziglang auditwheel
 rm -f target/wheels/urlsift-*manylinux*.whl
-(cd crates/urlsift-py && maturin build --release --zig --compatibility manylinux2014 --out "$root/target/wheels")
+# The python profile: release, but a panic unwinds into a Python exception.
+(cd crates/urlsift-py && maturin build --profile python --zig --compatibility manylinux2014 --out "$root/target/wheels")
 wheel=$(ls target/wheels/urlsift-*manylinux*.whl | head -n1)
 echo "built $wheel"
 shown=$(auditwheel show "$wheel")

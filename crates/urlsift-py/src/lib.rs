@@ -1,8 +1,11 @@
 //! `urlsift._urlsift`, the extension module of the Python package `urlsift`:
 //! thin bindings over the library. [`extract`] scans bytes or text in
 //! memory, [`extract_file`] streams a file with the library's `Extractor`,
-//! [`parse`] parses one URL; matches carry the command's `--json` fields.
-//! The GIL is released while the library scans.
+//! [`extract_stream`] a Python binary file object (see `pyio`), [`parse`]
+//! parses one URL; matches carry the command's `--json` fields.
+//! [`scan_arrow`] gives the matches as Arrow column buffers (see
+//! `columns`) for the Spark job. The GIL is released while the library
+//! scans.
 #![deny(missing_docs)]
 
 use std::collections::VecDeque;

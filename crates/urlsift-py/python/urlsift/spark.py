@@ -212,8 +212,15 @@ def balance(tasks, parts: int) -> List[List]:
     target = total / max(1, parts)
     runs, run, acc = [], [], 0
     for t in tasks:
+        size = max(t[1], 1)
+        bound = target * (len(runs) + 1)
+        # A run ends before a task that would take it further past its
+        # share than it stays short of it: a large file starts a run.
+        if run and acc + size - bound > bound - acc:
+            runs.append(run)
+            run = []
         run.append(t)
-        acc += max(t[1], 1)
+        acc += size
         if acc >= target * (len(runs) + 1):
             runs.append(run)
             run = []
