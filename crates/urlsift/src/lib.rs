@@ -108,6 +108,7 @@ mod mime;
 mod naked;
 mod percent;
 mod pieces;
+mod readbuf;
 mod scan;
 mod stream;
 mod url;
@@ -117,6 +118,7 @@ mod wide;
 pub use error::{ErrorKind, ParseError};
 pub use mime::Encoding;
 pub use pieces::{Piece, PieceReader};
+pub use readbuf::ReadBuf;
 pub use scan::{
     extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,
     Unclosed,
