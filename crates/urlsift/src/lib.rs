@@ -102,6 +102,11 @@
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The guide's library examples are compiled and run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/guide.md")]
+pub struct GuideDoctests;
+
 mod class;
 mod error;
 mod mime;
