@@ -56,7 +56,11 @@ fn console_blocks(page: &str) -> Vec<Vec<Step>> {
                 step.expected.push('\n');
             }
         }
-        assert!(!steps.is_empty(), "{page}:{}: a console block with no command", n + 1);
+        assert!(
+            !steps.is_empty(),
+            "{page}:{}: a console block with no command",
+            n + 1
+        );
         blocks.push(steps);
     }
     blocks
@@ -141,7 +145,10 @@ fn readme_option_table_lists_every_option_of_help() {
         .filter(|w| w.starts_with("--") && w.len() > 2)
         .map(|w| w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric()))
         .collect();
-    assert!(options.len() > 30, "the help lists its options: {options:?}");
+    assert!(
+        options.len() > 30,
+        "the help lists its options: {options:?}"
+    );
     for option in options {
         let cell = format!("`{option}");
         assert!(
