@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side throughput of urlsift and ripgrep on a generated mail/news
-# corpus (issue: "faster than ripgrep on the same job").
+# corpus: urlsift must be faster than ripgrep on the same job.
 #
 #   benches/compare.sh [--size 256M] [--runs 5] [--growth] [--raw] [--dir DIR]
 #

@@ -1,11 +1,11 @@
 //! The shell examples of README.md and docs/guide.md, run against the built
 //! binary, and the README's option table against `urlsift --help`.
 //!
-//! A ```` ```console ```` block is a session: each `$ ` line is a command,
+//! A ```` ```console ```` block is an example run: each `$ ` line is a command,
 //! the lines up to the next one its standard output, exactly. Commands run
 //! under bash in a temporary directory holding a link to `samples/`, with
 //! the binary first on `PATH`. `$ cat NAME` of a file that is not there
-//! writes the block's text to it, so a session can set up its own input;
+//! writes the block's text to it, so an example can set up its own input;
 //! of one that is there, it is compared as any other command. Every
 //! console block is run: an example that cannot be (a file only the reader
 //! has) belongs in a ```` ```sh ```` or ```` ```text ```` block.
