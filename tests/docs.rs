@@ -1,5 +1,5 @@
-//! The shell examples of README.md and docs/guide.md, run against the built
-//! binary, and the README's option table against `urlsift --help`.
+//! The shell examples of README.md and of every page of docs/, run against
+//! the built binary, and the README's option table against `urlsift --help`.
 //!
 //! A ```` ```console ```` block is an example run: each `$ ` line is a command,
 //! the lines up to the next one its standard output, exactly. Commands run
@@ -126,6 +126,27 @@ fn readme_console_examples_print_what_they_show() {
 #[test]
 fn guide_console_examples_print_what_they_show() {
     assert!(run_page("docs/guide.md") >= 5);
+}
+
+#[test]
+fn every_docs_page_console_examples_print_what_they_show() {
+    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/ readable")
+        .map(|entry| {
+            entry
+                .expect("docs/ entry")
+                .file_name()
+                .into_string()
+                .expect("UTF-8 name")
+        })
+        .filter(|name| name.ends_with(".md") && name != "guide.md")
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    pages.sort();
+    assert!(pages.iter().any(|p| p == "docs/rules.md"), "{pages:?}");
+    for page in pages {
+        run_page(&page);
+    }
 }
 
 #[test]
