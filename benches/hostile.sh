@@ -4,8 +4,8 @@
 # (linear time: about 2.0) and the peak RSS of both runs with two threads
 # and of the larger with one (bounded memory: flat). Exits 1 when the URL
 # after the hostile part is lost, the ratio exceeds 2.6, or RSS exceeds
-# 16 MiB with one thread or 32 MiB with two (the issue's bounds). The kinds
-# named naked-* run with --naked (issue 15: linear, peak RSS at most
+# 16 MiB with one thread or 32 MiB with two (the bounds). The kinds
+# named naked-* run with --naked (linear, peak RSS at most
 # 64 MiB, the URL after still found).
 #
 #   benches/hostile.sh [--size 50M] [--dir /tmp/urlsift-hostile]

@@ -2,7 +2,7 @@
 //!
 //! Rules cited: RFC 1738 sections (2.1 scheme case, 5 grammar, Appendix
 //! "Recommendations for URLs in Context") and the extraction contract's
-//! numbered rules (`/work/shared/spec/extraction-contract.md`).
+//! numbered rules (`docs/rules.md`).
 
 mod util;
 
@@ -545,7 +545,7 @@ fn threads_identical_on_a_walked_directory_of_mixed_sizes() {
 
 #[test]
 fn threads_identical_on_lines_longer_than_a_piece() {
-    // Issue 6: megabytes without a newline. A 3 MiB quoted line holds URLs
+    // Megabytes without a newline. A 3 MiB quoted line holds URLs
     // (one broken onto the next line, whose quote prefix must go) and an
     // ISO-2022-JP run with a '<' inside: -j2 cuts pieces inside the line and
     // must print exactly what -j1 prints, columns included.

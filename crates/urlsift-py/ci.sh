@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI of the Python package (issue 17), called by .ci/run after the cargo
+# CI of the Python package, called by .ci/run after the cargo
 # tests and the release build: a fresh venv with maturin, pytest and pyspark
 # from the package registry, the package installed from this checkout as a
 # user installs it (pip install crates/urlsift-py), then pytest, whose tests

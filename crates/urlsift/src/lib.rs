@@ -88,7 +88,7 @@
 //!
 //! # Conformance
 //!
-//! What counts as a URL in text is written out in the extraction contract
+//! What counts as a URL in text is written out in `docs/rules.md`, rule by rule
 //! (the Appendix of RFC 1738 made exact); the policies are
 //! [`Policy::Strict`], exactly the grammar, and [`Policy::Lenient`] (the
 //! default), which also takes an unencoded `~` and `/` or `?` in an http
@@ -101,6 +101,11 @@
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The guide's library examples are compiled and run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/guide.md")]
+pub struct GuideDoctests;
 
 mod class;
 mod error;

@@ -1,5 +1,5 @@
 //! Finding URLs in free text: RFC 1738's Appendix ("Recommendations for URLs
-//! in Context") made exact by `extraction-contract.md`.
+//! in Context") made exact by the rules of `docs/rules.md`.
 //!
 //! The scanner looks only at `<`. A `<` opens a *candidate* when `URL:`
 //! follows it at once (any case: the *wrapped* form) or a scheme name and

@@ -12,7 +12,7 @@ the same files. The paths are what is distributed: each task opens and
 streams its own files with :func:`urlsift.extract_file` (bounded memory, no
 file read whole), one file after another in one thread. With spark-submit
 the job is this file: ``spark-submit [options] path/to/urlsift/spark.py
---files-from LIST --out DIR`` (see the README, "At scale").
+--files-from LIST --out DIR`` (see docs/python.md).
 
 For DataFrames of text, :func:`extract_urls` is a column function: an array
 of structs (the ``--json`` fields but ``path``) per row.
