@@ -109,25 +109,27 @@ pub struct GuideDoctests;
 
 mod class;
 mod error;
+mod matches;
 mod mime;
 mod naked;
 mod percent;
 mod pieces;
 mod readbuf;
 mod scan;
+mod scanner;
+mod settings;
 mod stream;
 mod url;
 mod warning;
 mod wide;
 
 pub use error::{ErrorKind, ParseError};
-pub use mime::Encoding;
+pub use matches::{Encoding, Form, Hyphen, HyphenChoice, Match, Rejection, Span, Unclosed};
 pub use pieces::{Piece, PieceReader};
 pub use readbuf::ReadBuf;
-pub use scan::{
-    extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,
-    Unclosed,
-};
+pub use scan::PieceContext;
+pub use scanner::extract;
+pub use settings::{Limits, Scanner};
 pub use stream::{Extractor, PushScanner};
 pub use url::{
     Ftp, FtpCommand, FtpType, Gopher, Host, Http, News, Policy, Prospero, ProsperoFields, Scheme,

@@ -26,7 +26,8 @@ use std::io::{self, Read};
 use memchr::memmem;
 
 use crate::readbuf::ReadBuf;
-use crate::scan::{PieceContext, Scanner};
+use crate::scan::PieceContext;
+use crate::settings::Scanner;
 
 /// One piece of an input, from a [`PieceReader`].
 ///
@@ -468,7 +469,7 @@ impl<R: Read> PieceReader<R> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::scan::Match;
+    use crate::matches::Match;
 
     proptest::proptest! {
         /// The search for the last mbox message start agrees with the

@@ -15,10 +15,11 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
+use crate::matches::Match;
 use crate::mime::MimeScan;
 use crate::pieces::{Piece, PieceReader};
 use crate::readbuf::ReadBuf;
-use crate::scan::{Match, Scanner};
+use crate::settings::Scanner;
 
 /// Bytes per piece: large enough that the lookahead a piece reads twice
 /// (its own candidates' tails) is a small share, small enough to stay in

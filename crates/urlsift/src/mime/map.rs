@@ -21,28 +21,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::scan::{Match, Span};
-
-/// How a stretch of decoded text was encoded, as [`Match::encoding`]
-/// reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Encoding {
-    /// `Content-Transfer-Encoding: quoted-printable`.
-    QuotedPrintable,
-    /// `Content-Transfer-Encoding: base64`.
-    Base64,
-}
-
-impl Encoding {
-    /// `"qp"` or `"base64"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Encoding::QuotedPrintable => "qp",
-            Encoding::Base64 => "base64",
-        }
-    }
-}
+use crate::matches::{Encoding, Match, Span};
 
 /// Where a text was found: its encoding and the content type of its part
 /// (both `None` for headers and plain top-level text).

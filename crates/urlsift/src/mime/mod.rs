@@ -40,10 +40,11 @@ use std::sync::Arc;
 
 use memchr::{memchr, memrchr};
 
-pub use map::Encoding;
 pub(crate) use map::{Kind, Map, Place, Run};
 
-use crate::scan::{Engine, Match, Scanner};
+use crate::matches::{Encoding, Match};
+use crate::scan::Engine;
+use crate::settings::Scanner;
 
 /// Most bytes the reader looks at past a line start to decide what the
 /// line is (a boundary line, a `From ` line, the first line of a message).

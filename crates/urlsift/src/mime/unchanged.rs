@@ -39,7 +39,7 @@ use super::{
 };
 use super::{Field, MimeScan, Place};
 use super::{Mode, Out, Pass, Reader, HOLD};
-use crate::scan::Match;
+use crate::matches::Match;
 
 /// Longest field line the survey judges; a longer `Content-*` line ends
 /// the stretch (the reader keeps at most `VALUE_CAP` bytes of a value, and
