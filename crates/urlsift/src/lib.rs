@@ -103,6 +103,7 @@
 pub struct ReadmeDoctests;
 
 mod class;
+mod date;
 mod error;
 mod mime;
 mod naked;
@@ -114,6 +115,7 @@ mod url;
 mod warning;
 mod wide;
 
+pub use date::{DateError, DateSource, Timestamp};
 pub use error::{ErrorKind, ParseError};
 pub use mime::Encoding;
 pub use pieces::{Piece, PieceReader};
