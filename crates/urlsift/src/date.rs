@@ -230,6 +230,11 @@ impl fmt::Display for Timestamp {
     }
 }
 
+/// 1000-01-01T00:00:00Z, the first instant a date is read as.
+const EARLIEST: i64 = -30_610_224_000;
+/// 9999-12-31T23:59:59Z, the last.
+const LATEST: i64 = 253_402_300_799;
+
 /// Days from 1970-01-01 to the proleptic Gregorian date `y-m-d`: Howard
 /// Hinnant's `days_from_civil`, "chrono-Compatible Low-Level Date
 /// Algorithms" (<https://howardhinnant.github.io/date_algorithms.html>),
@@ -637,7 +642,10 @@ impl Fields {
         let zone = self.zone_num.or(self.zone_name).unwrap_or(0);
         let days = days_from_civil(year, month, day);
         let local = days * 86_400 + i64::from(h * 3600 + m * 60 + s);
-        Some(Timestamp(local - i64::from(zone) * 60))
+        let t = local - i64::from(zone) * 60;
+        // In UTC too, so that every date read prints with a 4-digit year
+        // and `parse_user` reads it back.
+        (EARLIEST..=LATEST).contains(&t).then_some(Timestamp(t))
     }
 }
 
@@ -856,9 +864,11 @@ fn parse_iso(s: &[u8]) -> Result<Timestamp, &'static str> {
         return Err("unexpected text after the date");
     }
     let days = days_from_civil(i64::from(year), month, day);
-    Ok(Timestamp(
-        days * 86_400 + i64::from(h * 3600 + m * 60 + sec) - zone * 60,
-    ))
+    let t = days * 86_400 + i64::from(h * 3600 + m * 60 + sec) - zone * 60;
+    if !(EARLIEST..=LATEST).contains(&t) {
+        return Err("in UTC that is outside the years 1000-9999");
+    }
+    Ok(Timestamp(t))
 }
 
 struct Cursor<'a> {
@@ -931,670 +941,59 @@ mod tests {
     use super::*;
     use proptest::strategy::Strategy;
 
-    /// Which function a table row is for.
-    #[derive(Clone, Copy)]
-    enum Kind {
-        /// `Timestamp::parse_header`
-        H,
-        /// `Timestamp::parse_from_line`
-        F,
-    }
-    use Kind::{F, H};
-
     /// Real date strings and the instants they mean; `None` where the
     /// value must not be read. Where a row's source is a public archive the
     /// comment above its group says which.
-    const TABLE: &[(Kind, &str, Option<&str>)] = &[
-        // corpus/real/*.eml `Date:` headers (linux-media, linux-dvb, video4linux lists, 2008-2018)
-        (
-            H,
-            "Sat, 2 Aug 2008 17:29:29 +1000 (EST)",
-            Some("2008-08-02T07:29:29Z"),
-        ),
-        (
-            H,
-            "Tue, 5 May 2009 17:07:43 +0000 (UTC)",
-            Some("2009-05-05T17:07:43Z"),
-        ),
-        (
-            H,
-            "Fri, 13 Nov 2009 00:35:33 +0800",
-            Some("2009-11-12T16:35:33Z"),
-        ),
-        (
-            H,
-            "Fri, 23 Apr 2010 10:28:10 +0530",
-            Some("2010-04-23T04:58:10Z"),
-        ),
-        (
-            H,
-            "Tue, 2 Aug 2011 15:44:39 +0200",
-            Some("2011-08-02T13:44:39Z"),
-        ),
-        (
-            H,
-            "Mon, 9 Jan 2012 23:37:49 +0100",
-            Some("2012-01-09T22:37:49Z"),
-        ),
-        (
-            H,
-            "Thu, 10 May 2012 13:43:16 +0200",
-            Some("2012-05-10T11:43:16Z"),
-        ),
-        (
-            H,
-            "Tue, 02 Sep 2014 11:02:24 +0200",
-            Some("2014-09-02T09:02:24Z"),
-        ),
-        (
-            H,
-            "Thu, 4 Aug 2016 15:03:54 +0300",
-            Some("2016-08-04T12:03:54Z"),
-        ),
-        (
-            H,
-            "Fri, 25 Nov 2016 04:03:04 +0200",
-            Some("2016-11-25T02:03:04Z"),
-        ),
-        (
-            H,
-            "Tue, 7 Feb 2017 23:38:08 +0200",
-            Some("2017-02-07T21:38:08Z"),
-        ),
-        (
-            H,
-            "Fri, 19 May 2017 01:38:15 +0300",
-            Some("2017-05-18T22:38:15Z"),
-        ),
-        (
-            H,
-            "Wed, 14 Jun 2017 18:27:18 +0000",
-            Some("2017-06-14T18:27:18Z"),
-        ),
-        (
-            H,
-            "Tue, 25 Jul 2017 15:18:35 -0400",
-            Some("2017-07-25T19:18:35Z"),
-        ),
-        (
-            H,
-            "Fri, 17 Nov 2017 02:58:56 +0000",
-            Some("2017-11-17T02:58:56Z"),
-        ),
-        (
-            H,
-            "  Wed, 12 Dec 2018 05:30:02 -0200",
-            Some("2018-12-12T07:30:02Z"),
-        ),
-        // corpus/real/*.eml `Received:` dates, a zone comment after the offset
-        (
-            H,
-            "Thu, 12 Nov 2009 08:35:53 -0800 (PST)",
-            Some("2009-11-12T16:35:53Z"),
-        ),
-        (
-            H,
-            "Tue, 02 Sep 2014 10:05:17 +0100 (BST)",
-            Some("2014-09-02T09:05:17Z"),
-        ),
-        (
-            H,
-            "Thu, 10 May 2012 04:45:08 -0700 (PDT)",
-            Some("2012-05-10T11:45:08Z"),
-        ),
-        (
-            H,
-            "Tue, 25 Jul 2017 12:18:42 -0700 (PDT)",
-            Some("2017-07-25T19:18:42Z"),
-        ),
-        (
-            H,
-            "Wed, 12 Dec 2018 07:30:13 +0000 (UTC)",
-            Some("2018-12-12T07:30:13Z"),
-        ),
-        (
-            H,
-            "Mon, 9 Jan 2012 17:37:28 -0500",
-            Some("2012-01-09T22:37:28Z"),
-        ),
-        (
-            H,
-            "Tue, 5 May 2009 13:07:56 -0400",
-            Some("2009-05-05T17:07:56Z"),
-        ),
-        // corpus/real/rfc2068.txt section 3.3.1: the three HTTP/1.1 forms (RFC 822, RFC 850, asctime)
-        (
-            H,
-            "Sun, 06 Nov 1994 08:49:37 GMT",
-            Some("1994-11-06T08:49:37Z"),
-        ),
-        (
-            H,
-            "Sunday, 06-Nov-94 08:49:37 GMT",
-            Some("1994-11-06T08:49:37Z"),
-        ),
-        (H, "Sun Nov  6 08:49:37 1994", Some("1994-11-06T08:49:37Z")),
-        // corpus/real/rfc2068.txt and rfc9110.txt examples
-        (
-            H,
-            "Fri, 31 Dec 1999 23:59:59 GMT",
-            Some("1999-12-31T23:59:59Z"),
-        ),
-        (
-            H,
-            "Tue, 15 Nov 1994 12:45:26 GMT",
-            Some("1994-11-15T12:45:26Z"),
-        ),
-        (
-            H,
-            "Fri, 20 Jan 2012 15:41:54 GMT",
-            Some("2012-01-20T15:41:54Z"),
-        ),
-        (
-            H,
-            "Fri, 26 Mar 2010 00:05:00 GMT",
-            Some("2010-03-26T00:05:00Z"),
-        ),
-        // corpus/real/rfc0822.txt appendix A.3: no colon in the time ("1429")
-        (H, "26 Aug 76 1429 EDT", Some("1976-08-26T18:29:00Z")),
-        (H, "27 Aug 76 0932 PDT", Some("1976-08-27T16:32:00Z")),
-        // corpus/real/inn2-faq-news.software.nntp.txt: no seconds
-        (H, "15 Apr 2014 20:42 +0200", Some("2014-04-15T18:42:00Z")),
-        // net.* B news 2.10 articles, 1983-1985 (Date: in RFC 850 form, Posted:/Received:/Expires: in ctime form)
-        (
-            H,
-            "Wed, 27-Jul-83 14:35:25 PST",
-            Some("1983-07-27T22:35:25Z"),
-        ),
-        (H, "Wed Jul 27 14:35:25 1983", Some("1983-07-27T14:35:25Z")),
-        (H, "Fri Nov 19 16:14:55 1982", Some("1982-11-19T16:14:55Z")),
-        (H, "Mon Jan  1 00:00:00 1990", Some("1990-01-01T00:00:00Z")),
-        (H, "11 Feb 85 15:34:09 GMT", Some("1985-02-11T15:34:09Z")),
-        (H, "13 Feb 85 14:50:02 GMT", Some("1985-02-13T14:50:02Z")),
-        (H, "13 Nov 85 00:05:28 GMT", Some("1985-11-13T00:05:28Z")),
-        (H, "27 Nov 84 18:21:24 GMT", Some("1984-11-27T18:21:24Z")),
-        // gnu.emacs.sources 1992 (RFC 1036 form)
-        (H, "17 May 92 21:00:34 GMT", Some("1992-05-17T21:00:34Z")),
-        (H, "15 Nov 92 18:28:42 GMT", Some("1992-11-15T18:28:42Z")),
-        // RFC 1036 section 2.1.2's forms, and RFC 850's full weekday
-        (
-            H,
-            "Tuesday, 12-Jan-93 14:02:11 GMT",
-            Some("1993-01-12T14:02:11Z"),
-        ),
-        (
-            H,
-            "Tue, 12-Jan-93 14:02:11 GMT",
-            Some("1993-01-12T14:02:11Z"),
-        ),
-        (H, "12 Jan 93 14:02 GMT", Some("1993-01-12T14:02:00Z")),
-        // NNTP-Posting-Date: (gmane and trn-era news servers)
-        (
-            H,
-            "Sun, 22 Feb 2004 20:12:25 +0000 (UTC)",
-            Some("2004-02-22T20:12:25Z"),
-        ),
-        (
-            H,
-            "Fri, 8 Dec 2006 18:14:49 +0000 (UTC)",
-            Some("2006-12-08T18:14:49Z"),
-        ),
-        (H, "21 Aug 2001 18:14:50 GMT", Some("2001-08-21T18:14:50Z")),
-        (
-            H,
-            "Tue, 13 Jun 2006 22:11:20 +0000 (UTC)",
-            Some("2006-06-13T22:11:20Z"),
-        ),
-        // linux-kernel and linux-mips mail 1995-2006: MET, MET DST, +0100 (MET)
-        (
-            H,
-            "Sun, 3 Dec 1995 16:30:47 +0100",
-            Some("1995-12-03T15:30:47Z"),
-        ),
-        (
-            H,
-            "Sun, 3 Dec 1995 23:08:17 +0100 (MET)",
-            Some("1995-12-03T22:08:17Z"),
-        ),
-        (
-            H,
-            "Fri, 20 Dec 2002 12:08:57 +0100 (MET)",
-            Some("2002-12-20T11:08:57Z"),
-        ),
-        (
-            H,
-            "Fri, 29 Jun 2001 21:37:52 +0200 (MET DST)",
-            Some("2001-06-29T19:37:52Z"),
-        ),
-        (
-            H,
-            "Thu, 08 Mar 2001 12:13:25 +0100",
-            Some("2001-03-08T11:13:25Z"),
-        ),
-        (
-            H,
-            "Wed, 6 Jan 1999 05:59:17 +0100 (MET)",
-            Some("1999-01-06T04:59:17Z"),
-        ),
-        (
-            H,
-            "Tue, 12 Jan 1993 14:02:11 EST DST",
-            Some("1993-01-12T18:02:11Z"),
-        ),
-        (
-            H,
-            "Tue, 3 Jun 2003 14:58:44 MET DST",
-            Some("2003-06-03T12:58:44Z"),
-        ),
-        (
-            H,
-            "Fri, 20 Dec 2002 12:08:57 MET",
-            Some("2002-12-20T11:08:57Z"),
-        ),
-        // ctime with a zone before the year (B news Posted:, mbox)
-        (
-            H,
-            "Tue Jan 12 14:02:11 EST 1993",
-            Some("1993-01-12T19:02:11Z"),
-        ),
-        (
-            H,
-            "Tue Jan 12 14:02:11 PST 1993",
-            Some("1993-01-12T22:02:11Z"),
-        ),
-        // Zone names outside RFC 5322 seen in archives; military letters are UTC (RFC 5322 section 4.3)
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 MEZ",
-            Some("1994-06-09T09:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 MESZ",
-            Some("1994-06-09T08:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 CEST",
-            Some("1994-06-09T08:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 CET",
-            Some("1994-06-09T09:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 EET",
-            Some("1994-06-09T08:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 EEST",
-            Some("1994-06-09T07:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 WET",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 WEST",
-            Some("1994-06-09T09:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 BST",
-            Some("1994-06-09T09:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 IST",
-            Some("1994-06-09T04:30:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 JST",
-            Some("1994-06-09T01:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 KST",
-            Some("1994-06-09T01:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 HKT",
-            Some("1994-06-09T02:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 SGT",
-            Some("1994-06-09T02:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 AEST",
-            Some("1994-06-09T00:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 AEDT",
-            Some("1994-06-08T23:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 ACST",
-            Some("1994-06-09T00:30:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 AWST",
-            Some("1994-06-09T02:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 NZST",
-            Some("1994-06-08T22:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 NZDT",
-            Some("1994-06-08T21:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 HST",
-            Some("1994-06-09T20:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 AKST",
-            Some("1994-06-09T19:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 AKDT",
-            Some("1994-06-09T18:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 NST",
-            Some("1994-06-09T13:30:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 NDT",
-            Some("1994-06-09T12:30:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 AST",
-            Some("1994-06-09T14:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 ADT",
-            Some("1994-06-09T13:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 UTC",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 Z",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 UT",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 CST",
-            Some("1994-06-09T16:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 CDT",
-            Some("1994-06-09T15:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 MST",
-            Some("1994-06-09T17:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 MDT",
-            Some("1994-06-09T16:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 EDT",
-            Some("1994-06-09T14:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 A",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 n",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 y",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        // Numeric zone variants seen in the wild
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 GMT+0100",
-            Some("1994-06-09T09:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 +01:00",
-            Some("1994-06-09T09:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 GMT-05:00",
-            Some("1994-06-09T15:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 9 Jun 1994 10:00:00 -0000",
-            Some("1994-06-09T10:00:00Z"),
-        ),
-        // Other shapes seen: ISO, month first, full month names, a dot after the weekday, lower case, no zone, comments and folding
-        (H, "1993-01-12 14:02:11", Some("1993-01-12T14:02:11Z")),
-        (H, "1993-01-12T14:02:11Z", Some("1993-01-12T14:02:11Z")),
-        (H, "1993-01-12 14:02:11 -0500", Some("1993-01-12T19:02:11Z")),
-        (H, "Jan 12 1993 14:02:11", Some("1993-01-12T14:02:11Z")),
-        (
-            H,
-            "12 January 1993 14:02:11 GMT",
-            Some("1993-01-12T14:02:11Z"),
-        ),
-        (
-            H,
-            "Tue. 12 Jan 1993 14:02:11 +0000",
-            Some("1993-01-12T14:02:11Z"),
-        ),
-        (
-            H,
-            "tue, 12 JAN 1993 14:02:11 gmt",
-            Some("1993-01-12T14:02:11Z"),
-        ),
-        (H, "Tue, 12 Jan 1993 14:02:11", Some("1993-01-12T14:02:11Z")),
-        (
-            H,
-            "Tue, 12 Sept. 1995 14:02:11 +0000",
-            Some("1995-09-12T14:02:11Z"),
-        ),
-        (
-            H,
-            "(sent) Tue, 12 Jan (really) 1993\r\n 14:02:11 ((nested) comment) -0500 (EST)",
-            Some("1993-01-12T19:02:11Z"),
-        ),
-        (
-            H,
-            "Tue, 4 Jan 100 00:00:01 GMT",
-            Some("2000-01-04T00:00:01Z"),
-        ),
-        (
-            H,
-            "Tue, 4 Jan 00 00:00:01 GMT",
-            Some("2000-01-04T00:00:01Z"),
-        ),
-        (
-            H,
-            "Fri, 31 Dec 49 23:59:59 GMT",
-            Some("2049-12-31T23:59:59Z"),
-        ),
-        (
-            H,
-            "Sat, 1 Jan 50 00:00:00 GMT",
-            Some("1950-01-01T00:00:00Z"),
-        ),
-        (H, "Mon Jan 01, 2024 12:00 pm", Some("2024-01-01T12:00:00Z")),
-        (H, "Mon Jan 01, 2024 12:30 am", Some("2024-01-01T00:30:00Z")),
-        (
-            H,
-            "Thu, 29 Feb 1996 12:00:00 GMT",
-            Some("1996-02-29T12:00:00Z"),
-        ),
-        (
-            H,
-            "Tue, 29 Feb 2000 12:00:00 GMT",
-            Some("2000-02-29T12:00:00Z"),
-        ),
-        (
-            H,
-            "Thu, 31 Dec 1998 23:59:60 +0000",
-            Some("1998-12-31T23:59:59Z"),
-        ),
-        (
-            H,
-            "Sat, 1 Jan 2000 00:30:00 +0100",
-            Some("1999-12-31T23:30:00Z"),
-        ),
-        // Not dates: garbage, out of range, ambiguous
-        (H, "", None),
-        (H, "   ", None),
-        (H, "(just a comment)", None),
-        (H, "garbage", None),
-        (H, "Tue, 31 Feb 1993 14:02:11 GMT", None),
-        (H, "Thu, 29 Feb 1900 12:00:00 GMT", None),
-        (H, "Mon, 32 Jan 1993 14:02:11 GMT", None),
-        (H, "Tue, 12 Jan 1993 24:00:00 GMT", None),
-        (H, "Tue, 12 Jan 1993 14:60:00 GMT", None),
-        (H, "Tue, 12 Jan 1993 14:02:61 GMT", None),
-        (H, "Tue, 12 Foo 1993 14:02:11 GMT", None),
-        (H, "Tue, 12 Jan 1993", None),
-        (H, "Tue, 12 Jan 0993 14:02:11 GMT", None),
-        (H, "Tue, 12 Jan 12345 14:02:11 GMT", None),
-        (H, "1/12/93 14:02", None),
-        (H, "12.01.1993 14:02", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 XYZ", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 J", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 +2400", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 +0160", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 +0100 -0500", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 +01000", None),
-        (H, "Tue, 12 Jan Feb 1993 14:02:11", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 14:03:00", None),
-        (H, "Tue, 12 13 Jan 1993 14:02:11", None),
-        (H, "1993-13-12 14:02:11", None),
-        (H, "Tue, 0 Jan 1993 14:02:11 GMT", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 DST", None),
-        (H, "Tue, 12 Jan 1993 14:02:11 +0100 é", None),
-        (H, "Tue, 12 Jan 1993 13:00 pm", None),
-        (H, "Tue, 12 Jan 7 14:02:11 GMT", None),
-        // mbox `From ` lines: net.* archives kept as mbox (1984-1985), Python's mailbox docs, UUCP "remote from" (RFC 976)
-        (
-            F,
-            "From hplabs!hao!seismo!rlgvax!cvl!umcp-cs!fred Wed Dec 31 16:00:00 1969",
-            Some("1969-12-31T16:00:00Z"),
-        ),
-        (
-            F,
-            "From std-unix@ut-sally.UUCP (Moderator, John Quarterman) Sun Nov  3 14:34:15 1985",
-            Some("1985-11-03T14:34:15Z"),
-        ),
-        (
-            F,
-            "From chuqui@nsc.UUCP (Cheshire Chuqui) Tue Nov 27 13:21:24 1984\n",
-            Some("1984-11-27T13:21:24Z"),
-        ),
-        (
-            F,
-            "From MAILER-DAEMON Sun Mar 18 20:20:59 2018",
-            Some("2018-03-18T20:20:59Z"),
-        ),
-        (
-            F,
-            "From uunet!alice Wed Jun 14 12:36:18 1989 remote from uunet",
-            Some("1989-06-14T12:36:18Z"),
-        ),
-        (
-            F,
-            "From x Sat Jan  3 01:05:34 1996\r\n",
-            Some("1996-01-03T01:05:34Z"),
-        ),
-        (
-            F,
-            "From x Mon, 12 Jan 1993 14:02:11 -0500",
-            Some("1993-01-12T19:02:11Z"),
-        ),
-        (
-            F,
-            "From x Tue Jan 12 14:02:11 PST 1993",
-            Some("1993-01-12T22:02:11Z"),
-        ),
-        (
-            F,
-            "From \"john doe\"@x Mon Jan  1 00:00:00 2024",
-            Some("2024-01-01T00:00:00Z"),
-        ),
-        (
-            F,
-            "From  Mon Jan  1 00:00:00 2024",
-            Some("2024-01-01T00:00:00Z"),
-        ),
-        (
-            F,
-            "From wuphys!wucs!busch!princeton!down!honey 11 Feb 85 ",
-            None,
-        ),
-        (F, "From: x Tue Jan 12 14:02:11 1993", None),
-        (F, "From x", None),
-        (F, "From x Tue Jan 12 14:02:11 1993 remote", None),
-    ];
+    /// The rows of tests/data/dates.tsv: kind, input, expected instant.
+    fn table() -> Vec<(String, Vec<u8>, Option<String>)> {
+        include_str!("../../../tests/data/dates.tsv")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| {
+                let cols: Vec<&str> = l.split('\t').collect();
+                assert_eq!(cols.len(), 3, "{l:?}");
+                let mut input = Vec::new();
+                let mut bytes = cols[1].bytes();
+                while let Some(c) = bytes.next() {
+                    input.push(match (c, c == b'\\') {
+                        (_, true) => match bytes.next() {
+                            Some(b'r') => b'\r',
+                            Some(b'n') => b'\n',
+                            Some(b'\\') => b'\\',
+                            other => panic!("bad escape {other:?} in {l:?}"),
+                        },
+                        (c, false) => c,
+                    });
+                }
+                let want = (cols[2] != "none").then(|| cols[2].to_owned());
+                (cols[0].to_owned(), input, want)
+            })
+            .collect()
+    }
 
     #[test]
     fn table_of_real_dates() {
+        let table = table();
         let mut wrong = Vec::new();
-        for &(kind, input, want) in TABLE {
-            let got = match kind {
-                H => Timestamp::parse_header(input.as_bytes()),
-                F => Timestamp::parse_from_line(input.as_bytes()),
+        for (kind, input, want) in &table {
+            let got = match kind.as_str() {
+                "header" => Timestamp::parse_header(input),
+                "from" => Timestamp::parse_from_line(input),
+                other => panic!("unknown kind {other:?}"),
             };
             let got = got.map(|t| t.to_string());
-            if got.as_deref() != want {
+            if got != *want {
+                let input = String::from_utf8_lossy(input);
                 wrong.push(format!("{input:?}: got {got:?}, want {want:?}"));
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-        assert!(TABLE.len() >= 70);
+        let read = table.iter().filter(|r| r.2.is_some()).count();
+        assert!(
+            read >= 70 && table.len() - read >= 20,
+            "{read} of {}",
+            table.len()
+        );
     }
 
     #[test]
@@ -1675,6 +1074,10 @@ mod tests {
             ("1993-01-12/13", "unexpected text after the date"),
             ("1993-01-12 noon", "the hour is not 2 digits"),
             ("0999", "the year is before 1000"),
+            (
+                "1000-01-01T00:00+01:00",
+                "in UTC that is outside the years 1000-9999",
+            ),
             ("yesterday", "it does not start with a 4-digit year"),
         ] {
             let err = Timestamp::parse_user(bad).unwrap_err();
@@ -1763,9 +1166,10 @@ mod tests {
         out
     }
 
-    /// Instants whose local date stays within years 1000-9999.
-    const FIRST: i64 = -30_610_137_600 + 86_400; // 1000-01-02
-    const LAST: i64 = 253_402_214_400 - 86_400; // 9999-12-31
+    /// Instants whose local date stays within years 1000-9999 at any
+    /// offset: 1000-01-02 to 9999-12-30.
+    const FIRST: i64 = EARLIEST + 86_400;
+    const LAST: i64 = LATEST - 86_400;
 
     proptest::proptest! {
         #[test]
@@ -1787,7 +1191,7 @@ mod tests {
         }
 
         #[test]
-        fn display_then_parse_user_round_trips(t in FIRST - 86_400..LAST + 86_400) {
+        fn display_then_parse_user_round_trips(t in EARLIEST..=LATEST) {
             let ts = Timestamp(t);
             proptest::prop_assert_eq!(Timestamp::parse_user(&ts.to_string()), Ok(ts));
         }
