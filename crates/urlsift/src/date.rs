@@ -145,10 +145,13 @@ impl Timestamp {
     /// `hh:mm` without seconds, RFC 822's `hhmm` after the year, an `am`/`pm`
     /// after the time; numeric zones `+hhmm`, `+hh:mm`, `+hh`, also after
     /// `GMT`/`UT`/`UTC` (`GMT+0100`); RFC 5322's zone names, its military
-    /// letters as UTC (its section 4.3 says their meaning is lost), and the
-    /// common names listed in [the user guide](https://docs.rs/urlsift) (`MET`,
-    /// `CEST`, `JST`, `IST` = India, ...). No zone means UTC. A numeric
-    /// zone wins over a name next to it (`+1000 EST` is Australian).
+    /// letters as UTC (its section 4.3 says their meaning is lost), and
+    /// common names: `UTC` `Z` `WET` `WEST` `BST` `MET` `CET` `MEZ` `MEST`
+    /// `CEST` `MESZ` `METDST` `EET` `EEST` `MSK` `IST` (India) `HKT` `SGT`
+    /// `AWST` `JST` `KST` `ACST` `AEST` `AEDT` `NZST` `NZDT` `HST` `HDT`
+    /// `AKST` `AKDT` `YST` `YDT` `NST` `NDT` `AST` `ADT`, and a `DST` after a
+    /// name for an hour more (`MET DST`). No zone means UTC. A numeric zone
+    /// wins over a name next to it (`+1000 EST` is Australian).
     ///
     /// Checked: month 1-12, the day within its month (leap years too), hour
     /// 0-23, minute 0-59, second 0-60, year 1000-9999, zone within a day.
@@ -657,6 +660,18 @@ fn hm(h: u32, m: u32) -> Option<i32> {
     Some((h * 60 + m) as i32)
 }
 
+/// A word of up to 8 ASCII letters folded to lower case and packed into
+/// an integer, so that names compare in one instruction.
+const fn key(w: &[u8]) -> u64 {
+    let mut k = 0u64;
+    let mut i = 0;
+    while i < w.len() {
+        k = k << 8 | (w[i] | 0x20) as u64;
+        i += 1;
+    }
+    k
+}
+
 /// Whether `w` names a day of the week: three letters or a longer prefix
 /// of the full name ("Tues", "Thurs", "Tuesday"), any case.
 fn weekday(w: &[u8]) -> bool {
@@ -669,7 +684,20 @@ fn weekday(w: &[u8]) -> bool {
         b"saturday",
         b"sunday",
     ];
-    w.len() >= 3 && DAYS.iter().any(|d| is_prefix_ci(w, d))
+    const KEYS: [u64; 7] = [
+        key(b"mon"),
+        key(b"tue"),
+        key(b"wed"),
+        key(b"thu"),
+        key(b"fri"),
+        key(b"sat"),
+        key(b"sun"),
+    ];
+    w.len() >= 3
+        && KEYS
+            .iter()
+            .position(|&k| k == key(&w[..3]))
+            .is_some_and(|i| is_prefix_ci(w, DAYS[i]))
 }
 
 /// The month `w` names (1-12): three letters or a longer prefix of the
@@ -689,13 +717,25 @@ fn month(w: &[u8]) -> Option<u32> {
         b"november",
         b"december",
     ];
+    const KEYS: [u64; 12] = [
+        key(b"jan"),
+        key(b"feb"),
+        key(b"mar"),
+        key(b"apr"),
+        key(b"may"),
+        key(b"jun"),
+        key(b"jul"),
+        key(b"aug"),
+        key(b"sep"),
+        key(b"oct"),
+        key(b"nov"),
+        key(b"dec"),
+    ];
     if w.len() < 3 {
         return None;
     }
-    MONTHS
-        .iter()
-        .position(|m| is_prefix_ci(w, m))
-        .map(|i| i as u32 + 1)
+    let i = KEYS.iter().position(|&k| k == key(&w[..3]))?;
+    is_prefix_ci(w, MONTHS[i]).then_some(i as u32 + 1)
 }
 
 /// `am` (false) or `pm` (true), any case.
@@ -709,63 +749,66 @@ fn meridian(w: &[u8]) -> Option<bool> {
     }
 }
 
-/// Zone names and their offsets in minutes east of UTC: RFC 5322 section
+/// Zone names (as [`key`]s) and their offsets in minutes east of UTC: RFC 5322 section
 /// 4.3's, then names common in archives. Where a name is ambiguous (IST,
 /// AST, BST, EST) the one mail from the period most often meant is taken;
 /// a numeric zone beside it wins anyway.
-const ZONES: &[(&[u8], i32)] = &[
-    (b"UT", 0),
-    (b"GMT", 0),
-    (b"EST", -5 * 60),
-    (b"EDT", -4 * 60),
-    (b"CST", -6 * 60),
-    (b"CDT", -5 * 60),
-    (b"MST", -7 * 60),
-    (b"MDT", -6 * 60),
-    (b"PST", -8 * 60),
-    (b"PDT", -7 * 60),
-    (b"UTC", 0),
-    (b"Z", 0),
-    (b"WET", 0),
-    (b"WEST", 60),
-    (b"BST", 60),
-    (b"MET", 60),
-    (b"CET", 60),
-    (b"MEZ", 60),
-    (b"MEST", 2 * 60),
-    (b"CEST", 2 * 60),
-    (b"MESZ", 2 * 60),
-    (b"METDST", 2 * 60),
-    (b"EET", 2 * 60),
-    (b"EEST", 3 * 60),
-    (b"MSK", 3 * 60),
-    (b"IST", 5 * 60 + 30),
-    (b"HKT", 8 * 60),
-    (b"SGT", 8 * 60),
-    (b"AWST", 8 * 60),
-    (b"JST", 9 * 60),
-    (b"KST", 9 * 60),
-    (b"ACST", 9 * 60 + 30),
-    (b"AEST", 10 * 60),
-    (b"AEDT", 11 * 60),
-    (b"NZST", 12 * 60),
-    (b"NZDT", 13 * 60),
-    (b"HST", -10 * 60),
-    (b"AKST", -9 * 60),
-    (b"AKDT", -8 * 60),
-    (b"NST", -(3 * 60 + 30)),
-    (b"NDT", -(2 * 60 + 30)),
-    (b"AST", -4 * 60),
-    (b"ADT", -3 * 60),
-    (b"YST", -9 * 60),
-    (b"YDT", -8 * 60),
-    (b"HDT", -9 * 60),
+const ZONES: &[(u64, i32)] = &[
+    (key(b"UT"), 0),
+    (key(b"GMT"), 0),
+    (key(b"EST"), -5 * 60),
+    (key(b"EDT"), -4 * 60),
+    (key(b"CST"), -6 * 60),
+    (key(b"CDT"), -5 * 60),
+    (key(b"MST"), -7 * 60),
+    (key(b"MDT"), -6 * 60),
+    (key(b"PST"), -8 * 60),
+    (key(b"PDT"), -7 * 60),
+    (key(b"UTC"), 0),
+    (key(b"Z"), 0),
+    (key(b"WET"), 0),
+    (key(b"WEST"), 60),
+    (key(b"BST"), 60),
+    (key(b"MET"), 60),
+    (key(b"CET"), 60),
+    (key(b"MEZ"), 60),
+    (key(b"MEST"), 2 * 60),
+    (key(b"CEST"), 2 * 60),
+    (key(b"MESZ"), 2 * 60),
+    (key(b"METDST"), 2 * 60),
+    (key(b"EET"), 2 * 60),
+    (key(b"EEST"), 3 * 60),
+    (key(b"MSK"), 3 * 60),
+    (key(b"IST"), 5 * 60 + 30),
+    (key(b"HKT"), 8 * 60),
+    (key(b"SGT"), 8 * 60),
+    (key(b"AWST"), 8 * 60),
+    (key(b"JST"), 9 * 60),
+    (key(b"KST"), 9 * 60),
+    (key(b"ACST"), 9 * 60 + 30),
+    (key(b"AEST"), 10 * 60),
+    (key(b"AEDT"), 11 * 60),
+    (key(b"NZST"), 12 * 60),
+    (key(b"NZDT"), 13 * 60),
+    (key(b"HST"), -10 * 60),
+    (key(b"AKST"), -9 * 60),
+    (key(b"AKDT"), -8 * 60),
+    (key(b"NST"), -(3 * 60 + 30)),
+    (key(b"NDT"), -(2 * 60 + 30)),
+    (key(b"AST"), -4 * 60),
+    (key(b"ADT"), -3 * 60),
+    (key(b"YST"), -9 * 60),
+    (key(b"YDT"), -8 * 60),
+    (key(b"HDT"), -9 * 60),
 ];
 
 /// The offset of zone name `w` (any case), in minutes east of UTC.
 fn zone(w: &[u8]) -> Option<i32> {
-    if let Some(&(_, z)) = ZONES.iter().find(|(n, _)| n.eq_ignore_ascii_case(w)) {
-        return Some(z);
+    if w.len() <= 6 {
+        let k = key(w);
+        if let Some(&(_, z)) = ZONES.iter().find(|&&(n, _)| n == k) {
+            return Some(z);
+        }
     }
     // RFC 5322 section 4.3: the military letters (all but J) were defined
     // with the wrong sign in RFC 822, so they "SHOULD all be considered
