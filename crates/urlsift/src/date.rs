@@ -1249,7 +1249,7 @@ mod tests {
         }
 
         #[test]
-        fn date_like_bytes_never_panic(
+        fn date_like_text_never_panics_and_what_is_read_round_trips(
             parts in proptest::collection::vec(
                 proptest::prop_oneof![
                     proptest::string::string_regex("[0-9]{1,10}").unwrap(),
@@ -1263,9 +1263,18 @@ mod tests {
             )
         ) {
             let text: String = parts.concat();
-            let _ = Timestamp::parse_header(text.as_bytes());
-            let _ = Timestamp::parse_from_line(format!("From {text}").as_bytes());
-            let _ = Timestamp::parse_user(&text);
+            let line = format!("From {text}");
+            let read = [
+                Timestamp::parse_header(text.as_bytes()),
+                Timestamp::parse_from_line(line.as_bytes()),
+                Timestamp::parse_user(&text).ok(),
+            ];
+            // Whatever is read prints as RFC 3339 and reads back as itself.
+            for t in read.into_iter().flatten() {
+                let printed = t.to_string();
+                proptest::prop_assert_eq!(Timestamp::parse_user(&printed), Ok(t));
+                proptest::prop_assert_eq!(Timestamp::parse_header(printed.as_bytes()), Some(t));
+            }
         }
     }
 }
