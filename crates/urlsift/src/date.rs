@@ -215,6 +215,15 @@ impl Timestamp {
     }
 }
 
+/// [`Timestamp::parse_user`], for command-line parsers that take `FromStr`.
+impl std::str::FromStr for Timestamp {
+    type Err = DateError;
+
+    fn from_str(s: &str) -> Result<Timestamp, DateError> {
+        Timestamp::parse_user(s)
+    }
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let days = self.0.div_euclid(86_400);
