@@ -343,47 +343,46 @@ impl<'a> Tokens<'a> {
     fn lex(&mut self, s: &'a [u8]) -> bool {
         let mut i = 0;
         while i < s.len() {
-            let c = s[i];
-            match c {
-                b' ' | b'\t' | b'\r' | b'\n' | b',' => i += 1,
-                b'(' => i = skip_comment(s, i),
-                b'+' => {
-                    if !self.push(Tok::Plus) {
-                        return false;
-                    }
+            let tok = match s[i] {
+                b' ' | b'\t' | b'\r' | b'\n' | b',' => {
                     i += 1;
+                    continue;
+                }
+                b'(' => {
+                    i = skip_comment(s, i);
+                    continue;
+                }
+                b'+' => {
+                    i += 1;
+                    Tok::Plus
                 }
                 b'-' => {
-                    if !self.push(Tok::Minus) {
-                        return false;
-                    }
                     i += 1;
+                    Tok::Minus
                 }
                 b'a'..=b'z' | b'A'..=b'Z' => {
                     let start = i;
                     while i < s.len() && s[i].is_ascii_alphabetic() {
                         i += 1;
                     }
+                    let word = &s[start..i];
                     // "Tue." and "Sept." carry a dot.
-                    if i < s.len() && s[i] == b'.' {
+                    if s.get(i) == Some(&b'.') {
                         i += 1;
-                        if !self.push(Tok::Word(&s[start..i - 1])) {
-                            return false;
-                        }
-                    } else if !self.push(Tok::Word(&s[start..i])) {
-                        return false;
                     }
+                    Tok::Word(word)
                 }
                 b'0'..=b'9' => {
                     let Some((tok, next)) = lex_number(s, i) else {
                         return false;
                     };
-                    if !self.push(tok) {
-                        return false;
-                    }
                     i = next;
+                    tok
                 }
                 _ => return false,
+            };
+            if !self.push(tok) {
+                return false;
             }
         }
         true
@@ -545,10 +544,7 @@ impl Fields {
                             continue;
                         }
                     }
-                    if digits == 4
-                        && f.time.is_none()
-                        && (f.n_nums == 2 || (f.n_nums == 1 && f.day.is_some()))
-                    {
+                    if digits == 4 && f.time.is_none() && f.n_nums == 2 {
                         // RFC 822's own examples write "26 Aug 76 1429 EDT".
                         f.set_time(value / 100, value % 100, 0)?;
                         continue;
