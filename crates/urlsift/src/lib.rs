@@ -108,6 +108,7 @@ pub struct ReadmeDoctests;
 pub struct GuideDoctests;
 
 mod class;
+mod date;
 mod error;
 mod matches;
 mod mime;
@@ -123,6 +124,7 @@ mod url;
 mod warning;
 mod wide;
 
+pub use date::{DateError, DateSource, Timestamp};
 pub use error::{ErrorKind, ParseError};
 pub use matches::{Encoding, Form, Hyphen, HyphenChoice, Match, Rejection, Span, Unclosed};
 pub use pieces::{Piece, PieceReader};
