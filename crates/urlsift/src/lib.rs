@@ -104,6 +104,7 @@ pub struct ReadmeDoctests;
 
 mod class;
 mod error;
+mod html;
 mod mime;
 mod naked;
 mod percent;
@@ -115,6 +116,7 @@ mod warning;
 mod wide;
 
 pub use error::{ErrorKind, ParseError};
+pub use html::HtmlMode;
 pub use mime::Encoding;
 pub use pieces::{Piece, PieceReader};
 pub use scan::{

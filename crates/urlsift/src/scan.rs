@@ -29,6 +29,7 @@ use std::sync::Arc;
 use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
+use crate::html::HtmlMode;
 use crate::mime::{Encoding, MimeScan};
 use crate::naked::{Found, Naked, Step};
 use crate::url::{Policy, Url};
@@ -134,15 +135,19 @@ pub enum Form {
     /// `scheme:...` without brackets, reported only when asked for
     /// ([`Scanner::naked`]; contract rules 14 to 17); never crosses a line.
     Naked,
+    /// The `href` of an `a` or `area` tag in an HTML part ([`Scanner::html`];
+    /// contract rules 18 to 22).
+    Href,
 }
 
 impl Form {
-    /// `"wrapped"`, `"bracketed"` or `"naked"`.
+    /// `"wrapped"`, `"bracketed"`, `"naked"` or `"href"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Form::Wrapped => "wrapped",
             Form::Bracketed => "bracketed",
             Form::Naked => "naked",
+            Form::Href => "href",
         }
     }
 }
@@ -200,6 +205,8 @@ pub enum Unclosed {
     TooManyLines,
     /// A naked candidate that runs on for [`Limits::max_bytes`] or more.
     RunTooLong,
+    /// An HTML `href` value longer than [`Limits::max_bytes`].
+    HrefTooLong,
 }
 
 impl fmt::Display for Unclosed {
@@ -212,6 +219,9 @@ impl fmt::Display for Unclosed {
             Unclosed::TooLong => "unclosed: longer than the candidate byte limit",
             Unclosed::TooManyLines => "unclosed: more lines than the candidate line limit",
             Unclosed::RunTooLong => "not a URL: a naked candidate as long as the byte limit",
+            Unclosed::HrefTooLong => {
+                "not a URL: an href value longer than the candidate byte limit"
+            }
         })
     }
 }
@@ -407,6 +417,41 @@ impl Match {
         std::iter::once(first).chain(second)
     }
 
+    /// An HTML `href` (rule 20) at the raw `offset..end`, `spans`; its line
+    /// is set when its place in the text is known.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn href(
+        bytes: Vec<u8>,
+        policy: Policy,
+        rejection: Option<Rejection>,
+        offset: u64,
+        end: u64,
+        column: u64,
+        spans: Vec<Span>,
+        content_type: Option<Arc<str>>,
+        encoding: Option<Encoding>,
+        forwarded_id: Option<Arc<str>>,
+    ) -> Match {
+        Match {
+            bytes,
+            alternative: None,
+            form: Form::Href,
+            offset,
+            end,
+            line: 0,
+            column,
+            spans,
+            encoding,
+            content_type,
+            forwarded_id,
+            broken: false,
+            quoted: false,
+            hyphen: None,
+            policy,
+            rejection,
+        }
+    }
+
     /// Moves the match by `offset` bytes and `lines` lines, for callers that
     /// scan a haystack in pieces (each piece starting at a line start) and
     /// learn where a piece stands only afterwards.
@@ -431,6 +476,7 @@ pub struct Scanner {
     rejected: bool,
     mime: bool,
     naked: bool,
+    html: HtmlMode,
 }
 
 impl Default for Scanner {
@@ -441,6 +487,7 @@ impl Default for Scanner {
             rejected: false,
             mime: true,
             naked: false,
+            html: HtmlMode::Fallback,
         }
     }
 }
@@ -522,6 +569,39 @@ impl Scanner {
     /// Whether naked URLs are reported.
     pub fn get_naked(&self) -> bool {
         self.naked
+    }
+
+    /// Which HTML parts the MIME reading reads (contract rules 18 to 22):
+    /// by default ([`HtmlMode::Fallback`]) those that are no alternative to
+    /// plain text; their `a` and `area` hrefs are reported as
+    /// [`Form::Href`] and their text is read as text is, each match at the
+    /// raw bytes that encode it. [`HtmlMode::Never`] reads none, as before.
+    ///
+    /// ```
+    /// let mail = b"Content-Type: text/html\n\n<p>See <a href=\"http://a.example/x\">\
+    ///              the page</a> or &lt;URL:ftp://b.example/y&gt;.</p>\n";
+    /// let found = urlsift::Scanner::new().extract(mail);
+    /// assert_eq!(found[0].as_str(), "http://a.example/x");
+    /// assert_eq!(found[0].form(), urlsift::Form::Href);
+    /// assert_eq!((found[0].line(), found[0].column()), (3, 17));
+    /// assert_eq!(found[0].content_type(), Some("text/html"));
+    /// assert_eq!(found[1].as_str(), "ftp://b.example/y");
+    /// let never = urlsift::Scanner::new().html(urlsift::HtmlMode::Never);
+    /// assert!(never.extract(mail).is_empty());
+    /// ```
+    pub fn html(mut self, mode: HtmlMode) -> Scanner {
+        self.html = mode;
+        self
+    }
+
+    /// Which HTML parts are read.
+    pub fn get_html(&self) -> HtmlMode {
+        self.html
+    }
+
+    /// Whether rejected candidates are reported.
+    pub fn get_rejected(&self) -> bool {
+        self.rejected
     }
 
     /// The configured policy.
@@ -1305,6 +1385,19 @@ impl Engine {
             self.line_state(buf, base, retain);
         }
         retain
+    }
+
+    /// The 1-based line of absolute offset `at` (in `buf`, and at or
+    /// after where the window the engine keeps starts): counted forward,
+    /// or back from where counting got.
+    pub(crate) fn line_at(&mut self, buf: &[u8], base: u64, at: u64) -> u64 {
+        if at >= self.count.counted {
+            self.count_lines(buf, base, at);
+            return self.count.line;
+        }
+        let from = (at.max(base) - base) as usize;
+        let to = ((self.count.counted - base) as usize).min(buf.len());
+        self.count.line - bytecount::count(&buf[from.min(to)..to], b'\n') as u64
     }
 
     /// Counts line feeds up to absolute offset `to` (which is in `buf`).

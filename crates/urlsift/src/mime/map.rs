@@ -80,6 +80,9 @@ pub(crate) enum Kind {
         g0: u64,
     },
     Separator,
+    /// Decoded bytes that all stand for one stretch of encoded bytes (an
+    /// HTML character reference): each is placed at `r`, and ends at `cap`.
+    Fixed,
 }
 
 #[derive(Clone, Debug)]
@@ -106,7 +109,7 @@ impl Run {
             Kind::Identity => self.r + k,
             Kind::Escape => self.r + 3 * k,
             Kind::Base64 { g0 } => self.r + 4 * ((d - g0) / 3 - (self.d - g0) / 3),
-            Kind::Separator => self.r,
+            Kind::Separator | Kind::Fixed => self.r,
         }
     }
 
@@ -118,6 +121,7 @@ impl Run {
             Kind::Escape => r + 3,
             Kind::Base64 { .. } => (r + 4).min(self.cap),
             Kind::Separator => r,
+            Kind::Fixed => self.cap.max(r),
         }
     }
 
@@ -132,7 +136,7 @@ impl Run {
             Kind::Identity => self.col + k,
             Kind::Escape => self.col + 3 * k,
             Kind::Base64 { .. } => self.col + (self.raw(d) - self.r),
-            Kind::Separator => self.col,
+            Kind::Separator | Kind::Fixed => self.col,
         }
     }
 }
@@ -368,6 +372,100 @@ impl Map {
         m.end = end.max(offset);
         m.line = line;
         m.column = column;
+    }
+}
+
+/// Where an HTML part's text comes from: the part's decoded bytes (its
+/// own map, the inner one) are read by the HTML reader, and what it writes
+/// is placed through them (contract rule 22).
+impl Map {
+    /// The run holding decoded offset `d`, if one is held.
+    pub fn run_at(&self, d: u64) -> Option<&Run> {
+        if self.runs.is_empty() || self.runs[0].d > d {
+            return None;
+        }
+        Some(&self.runs[self.index(d)])
+    }
+
+    /// Raw offset, raw column (0-based; `dcol` is `d`'s decoded column)
+    /// and line difference of decoded offset `d`.
+    pub fn locate(&self, d: u64, dcol: u64) -> Option<(u64, u64, i64)> {
+        let run = self.run_at(d)?;
+        Some((run.raw(d), run.column(d, dcol), run.delta))
+    }
+
+    /// Raw offset just past the encoding of decoded byte `d`.
+    pub fn raw_end_of(&self, d: u64) -> Option<u64> {
+        Some(self.run_at(d)?.raw_end(d))
+    }
+
+    /// Appends the raw spans that encode decoded bytes `a..b`.
+    pub fn raw_spans(&self, a: u64, b: u64, spans: &mut Vec<Span>) {
+        let mut x = a;
+        while x < b {
+            let Some(run) = self.run_at(x) else { return };
+            let i = self.index(x);
+            let y = self.runs.get(i + 1).map_or(b, |n| n.d.min(b));
+            join(spans, run.raw(x), run.raw_end(y - 1));
+            x = y;
+        }
+    }
+
+    /// Writes to `outer`, at its decoded offset `d`, the runs that place
+    /// this map's decoded bytes `a..b` (copied as they are), their line
+    /// differences moved by `ddelta`, in `place`. `ls` is this map's
+    /// decoded offset of the line start before `a`, `bytes` the bytes
+    /// `a..b` (their line feeds start lines, for the columns).
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_to(
+        &self,
+        a: u64,
+        b: u64,
+        bytes: &[u8],
+        ls: u64,
+        outer: &mut Map,
+        d: u64,
+        ddelta: i64,
+        place: &Place,
+    ) {
+        let mut x = a;
+        let mut ls = ls;
+        while x < b {
+            let Some(run) = self.run_at(x) else { return };
+            let i = self.index(x);
+            let y = self.runs.get(i + 1).map_or(b, |n| n.d.min(b));
+            let before = &bytes[..(x - a) as usize];
+            if let Some(k) = memchr::memrchr(b'\n', before) {
+                ls = ls.max(a + k as u64 + 1);
+            }
+            let od = d + (x - a);
+            let r = run.raw(x);
+            let col = run.column(x, x - ls);
+            let delta = run.delta + ddelta;
+            match run.kind {
+                Kind::Identity => outer.identity(od, r, col, delta, y - x, place),
+                kind => {
+                    let kind = match kind {
+                        Kind::Base64 { g0 } => Kind::Base64 {
+                            g0: od.saturating_sub((x - g0) % 3),
+                        },
+                        k => k,
+                    };
+                    outer.push(
+                        Run {
+                            d: od,
+                            r,
+                            col,
+                            delta,
+                            kind,
+                            cap: run.cap,
+                        },
+                        place,
+                    );
+                }
+            }
+            x = y;
+        }
     }
 }
 
