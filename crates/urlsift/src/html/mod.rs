@@ -171,12 +171,22 @@ fn class(name: &[u8]) -> Class {
 /// Longest tag name kept (longer ones are none of those above).
 const NAME: usize = 12;
 
-/// A raw place: offset, 0-based column, raw line minus decoded line.
+/// A raw place: offset, 0-based column, raw line minus decoded line (as
+/// it was when the place was taken: `hdelta` then).
 #[derive(Clone, Copy, Debug, Default)]
 struct At {
     r: u64,
     col: u64,
     delta: i64,
+    hdelta: i64,
+}
+
+impl At {
+    /// The line difference for text written now (a line end written
+    /// since the place was taken moves it).
+    fn delta_now(&self, hdelta: i64) -> i64 {
+        self.delta - self.hdelta + hdelta
+    }
 }
 
 /// The `href` value being read.
@@ -500,6 +510,7 @@ impl Part {
                 r,
                 col,
                 delta: delta + self.hdelta,
+                hdelta: self.hdelta,
             },
             None => At::default(),
         }
@@ -663,7 +674,7 @@ impl Part {
                 d: out.d(),
                 r: self.amp.r,
                 col: self.amp.col,
-                delta: self.amp.delta,
+                delta: self.amp.delta_now(self.hdelta),
                 kind: Kind::Fixed,
                 cap,
             },
@@ -982,7 +993,7 @@ impl Part {
                 d: out.d(),
                 r: at.r,
                 col: at.col,
-                delta: at.delta,
+                delta: at.delta_now(self.hdelta),
                 kind: Kind::Identity,
                 cap: u64::MAX,
             },
