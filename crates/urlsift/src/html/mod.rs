@@ -1253,3 +1253,219 @@ impl Part {
         Ok(p + 1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Form;
+
+    fn html(body: &str) -> Vec<Match> {
+        let mail = format!("Content-Type: text/html\n\n{body}");
+        Scanner::new().rejected(true).extract(mail.as_bytes())
+    }
+
+    fn urls(body: &str) -> Vec<String> {
+        html(body)
+            .iter()
+            .filter(|m| m.is_valid())
+            .map(|m| m.as_str().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn entity_table_is_sorted_and_found() {
+        let t = entities::ENTITIES;
+        assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(entity(b"amp;"), Some("&"));
+        assert_eq!(entity(b"lt"), Some("<"));
+        assert_eq!(
+            entity(b"CounterClockwiseContourIntegral;"),
+            Some("\u{2233}")
+        );
+        assert_eq!(entity(b"nosuch;"), None);
+    }
+
+    #[test]
+    fn references_in_text_and_attributes() {
+        // Rule 19: longest match, legacy names without ';'.
+        let text = |s: &[u8]| match reference(s, true, false) {
+            Ref::Named(v, n) => Some((v, n)),
+            _ => None,
+        };
+        assert_eq!(text(b"&amp;x"), Some(("&", 5)));
+        assert_eq!(text(b"&ampx"), Some(("&", 4)));
+        assert_eq!(text(b"&notit;"), Some(("\u{ac}", 4)));
+        assert_eq!(text(b"&LT"), Some(("<", 3)));
+        assert!(matches!(reference(b"&zz;", true, false), Ref::Amp));
+        assert!(matches!(reference(b"&am", false, false), Ref::Wait));
+        // In an attribute a legacy name followed by '=' or an alphanumeric
+        // stays as written.
+        assert_eq!(
+            decode_attr(b"a&copy=1&not=2&amp=3&notx"),
+            b"a&copy=1&not=2&amp=3&notx"
+        );
+        assert_eq!(decode_attr(b"&copy;&amp&lt;"), "\u{a9}&<".as_bytes());
+        // Numeric: decimal, hex, windows-1252, out of range.
+        assert_eq!(decode_attr(b"&#47;&#x2F&#X3c;"), b"//<");
+        assert_eq!(
+            decode_attr(b"&#128;&#0;&#x110000;"),
+            "\u{20ac}\u{fffd}\u{fffd}".as_bytes()
+        );
+        assert_eq!(decode_attr(b"&#;&#x;"), b"&#;&#x;");
+    }
+
+    #[test]
+    fn href_candidates() {
+        // Rule 20: blanks around, tabs and line breaks inside removed.
+        assert_eq!(
+            href_candidate(b" \thttp://a/b\n/c "),
+            Some(b"http://a/b/c".to_vec())
+        );
+        for never in [
+            &b""[..],
+            b"   ",
+            b"/x",
+            b"#top",
+            b"?q=1",
+            b"x.html",
+            b"//cdn.example/x",
+            b"*|UNSUB|*",
+            b"{{url}}",
+            b"JavaScript:go()",
+            b"vbscript:x",
+            b"data:text/html,x",
+            b"cid:a@b",
+            b"mid:a@b",
+            b"about:blank",
+            b"1http://a/",
+        ] {
+            assert_eq!(
+                href_candidate(never),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(never)
+            );
+        }
+    }
+
+    #[test]
+    fn rule_18_types() {
+        let mail = b"Content-Type: application/xhtml+xml\n\n<a href='http://x.example/'>x</a>\n";
+        assert_eq!(
+            Scanner::new().extract(mail)[0].content_type(),
+            Some("application/xhtml+xml")
+        );
+        let enriched = b"Content-Type: text/enriched\n\n<http://x.example/>\n";
+        assert!(Scanner::new().extract(enriched).is_empty());
+    }
+
+    #[test]
+    fn rule_19_tokens() {
+        assert_eq!(
+            urls("<a title='x > y' href=http://a.example/>x</a>"),
+            ["http://a.example/"]
+        );
+        assert_eq!(
+            urls("<!--> &lt;http://a.example/&gt;"),
+            ["http://a.example/"]
+        );
+        assert_eq!(
+            urls("<!---> &lt;http://a.example/&gt;"),
+            ["http://a.example/"]
+        );
+        assert_eq!(
+            urls("<!-- --!> &lt;http://a.example/&gt;"),
+            ["http://a.example/"]
+        );
+        assert!(urls("<!-- -- > &lt;http://a.example/&gt;").is_empty());
+        assert!(urls("<script>x='</scripty>&lt;http://a.example/&gt;'</script>").is_empty());
+        assert_eq!(
+            urls("<SCRIPT>x</Script >&lt;http://a.example/&gt;"),
+            ["http://a.example/"]
+        );
+        assert_eq!(
+            urls("<?xml x?>&lt;http://a.example/&gt;"),
+            ["http://a.example/"]
+        );
+        assert_eq!(
+            urls("<plaintext><a href=http://a.example/>"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            urls("<plaintext><http://a.example/>"),
+            ["http://a.example/"]
+        );
+        assert_eq!(urls("x < y <http://a.example/>"), Vec::<String>::new());
+        assert_eq!(
+            urls("x < y\n<a href=\"http://a.example/\">"),
+            ["http://a.example/"]
+        );
+        // Of two hrefs on one tag the first counts; an unclosed tag is none.
+        assert_eq!(
+            urls("<a href=http://a.example/ href=http://b.example/>"),
+            ["http://a.example/"]
+        );
+        assert!(urls("<a href=http://a.example/").is_empty());
+        assert!(urls("<a href='http://a.example/>x</a>").is_empty());
+    }
+
+    #[test]
+    fn rule_20_rejected_with_reasons() {
+        let all =
+            html("<a href='http://u@h.example/'>x</a><a href='http://h.example/{{id}}'>y</a>");
+        assert_eq!(all.len(), 2);
+        assert!(all.iter().all(|m| !m.is_valid() && m.form() == Form::Href));
+        assert!(matches!(all[0].rejection(), Some(Rejection::Invalid(_))));
+        let long = format!("<a href='http://h.example/{}'>x</a>", "a".repeat(20_000));
+        let all = html(&long);
+        assert_eq!(
+            all[0].rejection(),
+            Some(Rejection::Unclosed(Unclosed::HrefTooLong))
+        );
+        let data = format!(
+            "<a href='data:{}'>x</a> <http://after.example/>",
+            "a".repeat(20_000)
+        );
+        assert!(html(&data).is_empty());
+        assert_eq!(
+            urls(&data.replace("<http", "&lt;http").replace("/>", "/&gt;")),
+            ["http://after.example/"]
+        );
+    }
+
+    #[test]
+    fn rule_21_line_ends_and_duplicates() {
+        assert_eq!(
+            urls("&lt;http://a.example/x<br>\ny&gt;"),
+            ["http://a.example/xy"]
+        );
+        assert_eq!(
+            urls("&lt;http://a.example/x<b>y</b>&gt;"),
+            ["http://a.example/xy"]
+        );
+        // A block tag is a line end: a bare URL does not take the word after.
+        assert!(urls("&lt;http://a.example/x</p>\n\n<p>y&gt;").is_empty());
+        assert_eq!(
+            urls("&lt;URL:http://a.example/x</p><p>y&gt;"),
+            ["http://a.example/xy"]
+        );
+        assert_eq!(
+            urls("<a href=http://a.example/>&lt;HTTP://A.example:80/&gt;</a>"),
+            ["http://a.example/"]
+        );
+        assert_eq!(
+            urls("<a href=http://a.example/>&lt;http://b.example/&gt;</a>"),
+            ["http://a.example/", "http://b.example/"]
+        );
+    }
+
+    #[test]
+    fn rule_22_places() {
+        let m = &html("<p>\n  <a href=\n\"\nhttp://a.example/\">x</a>")[0];
+        // The value's first byte is the line feed after the quote.
+        assert_eq!((m.line(), m.column(), m.offset()), (5, 2, 41));
+        let m = &html("<p>x</p><div>\n&#60;http://a.example/&#62;</div>")[0];
+        assert_eq!((m.line(), m.column(), m.offset()), (4, 1, 39));
+        assert_eq!(m.end(), 39 + 27);
+    }
+}
