@@ -133,3 +133,35 @@ proptest! {
         prop_assert_eq!(keys(&Scanner::new().html(HtmlMode::Never).extract(plain.as_bytes())), f);
     }
 }
+
+/// A base64 part whose href value starts in a group that straddles a line
+/// break: every front end places it at the group's first character.
+#[test]
+fn base64_href_in_a_group_across_lines() {
+    let body = [
+        "URL:",
+        "<a title='a > b' href='mailto:x@y.example'>",
+        "x",
+        "x",
+        "x",
+        "<p>",
+        "-->",
+        "  ",
+        "x",
+        "URL:",
+        "  ",
+        "=3D",
+        "<A HREF=http://b.example/>",
+        "=\n",
+        "<A HREF=http://b.example/>",
+        "<A HREF=http://b.example/>",
+        "<a title='a > b' href='mailto:x@y.example'>",
+    ]
+    .concat();
+    let data = message(&body, 2, false);
+    let s = Scanner::new();
+    let whole = keys(&s.extract(&data));
+    for (label, got) in all_front_ends(s, &data, 0) {
+        assert_eq!(keys(&got), whole, "{label}");
+    }
+}

@@ -87,7 +87,11 @@ pub(crate) struct Anchor {
     pub start: u64,
     /// `u64::MAX` while the element is open.
     pub end: u64,
-    pub norm: String,
+    /// Its href, and that normalized once a text URL asks (most links'
+    /// text holds none).
+    pub url: Vec<u8>,
+    pub norm: std::cell::OnceCell<String>,
+    pub policy: Policy,
 }
 
 /// What the HTML parts read so far give the scan: hrefs in order, and the
@@ -108,8 +112,11 @@ impl Found {
                 continue;
             }
             let n = norm.get_or_insert_with(|| m.url().map(|u| u.normalized()));
+            let href = a.norm.get_or_init(|| {
+                Url::parse_with(&a.url, a.policy).map_or_else(|_| String::new(), |u| u.normalized())
+            });
             match n {
-                Some(n) if *n == a.norm => return true,
+                Some(n) if n == href => return true,
                 Some(_) => {}
                 None => return false,
             }
@@ -851,6 +858,9 @@ impl Part {
                 let p = i + k;
                 match buf.get(p) {
                     None => Ok(p),
+                    // The value's place is that of its first byte, which
+                    // must have come (the quote's would be the wrong one).
+                    Some(&q) if (q == b'"' || q == b'\'') && p + 1 == n && !eof => Err(p),
                     Some(&q) if q == b'"' || q == b'\'' => {
                         self.drop(buf, p, p + 1);
                         self.value_start(p + 1);
@@ -1132,11 +1142,13 @@ impl Part {
                 .and_then(|v| self.href(v, place, out.d(), found));
             if c == Class::A {
                 self.close_anchor(found, out.d());
-                if let Some(norm) = url {
+                if let Some(url) = url {
                     found.anchors.push_back(Anchor {
                         start: out.d(),
                         end: u64::MAX,
-                        norm,
+                        url,
+                        norm: std::cell::OnceCell::new(),
+                        policy: self.policy,
                     });
                     self.anchor = true;
                 }
@@ -1152,8 +1164,8 @@ impl Part {
 
     /// The `href` value `v` of a tag ending at decoded `d` (rule 20):
     /// queued as a match when it is a URL (or a rejected candidate, when
-    /// asked for); returns the URL normalized when it is one.
-    fn href(&mut self, v: Value, place: &Place, d: u64, found: &mut Found) -> Option<String> {
+    /// asked for); returns the URL when it is one.
+    fn href(&mut self, v: Value, place: &Place, d: u64, found: &mut Found) -> Option<Vec<u8>> {
         let url = href_candidate(&v.bytes)?;
         let rejection = if v.long {
             Some(Rejection::Unclosed(Unclosed::HrefTooLong))
@@ -1175,12 +1187,7 @@ impl Part {
             self.map.raw_spans(v.start, end_inner, &mut spans);
             self.map.raw_end_of(end_inner - 1).unwrap_or(v.at.r)
         };
-        let norm = match rejection {
-            None => Url::parse_with(&url, self.policy)
-                .ok()
-                .map(|u| u.normalized()),
-            Some(_) => None,
-        };
+        let valid = rejection.is_none().then(|| url.clone());
         let m = Match::href(
             url,
             self.policy,
@@ -1198,7 +1205,7 @@ impl Part {
             ldelta: v.at.delta,
             m,
         });
-        norm
+        valid
     }
 
     /// The text of an element read in its own state (`kind`), up to its

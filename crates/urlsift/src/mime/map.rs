@@ -155,6 +155,9 @@ pub(crate) struct Map {
     /// (so that the next identity bytes extend it).
     open: Option<(u64, u64)>,
     spans: Vec<Span>,
+    /// The run an HTML part's last look-up found: its look-ups go forward
+    /// through the part, so a walk from here beats a search.
+    hint: std::cell::Cell<usize>,
 }
 
 impl Map {
@@ -247,6 +250,7 @@ impl Map {
         self.fresh = false;
         self.open = None;
         self.spans.clear();
+        self.hint.set(0);
     }
 
     /// Bytes its buffers hold.
@@ -261,6 +265,7 @@ impl Map {
     pub fn forget(&mut self, d: u64) {
         while self.runs.len() > 1 && self.runs[1].d <= d {
             self.runs.pop_front();
+            self.hint.set(self.hint.get().saturating_sub(1));
         }
         if let Some(first) = self.runs.front() {
             while self.places.len() > 1 && self.places[1].0 <= first.d {
@@ -381,10 +386,30 @@ impl Map {
 impl Map {
     /// The run holding decoded offset `d`, if one is held.
     pub fn run_at(&self, d: u64) -> Option<&Run> {
+        self.hinted(d).map(|i| &self.runs[i])
+    }
+
+    /// The index of the run holding `d`, walking from the last one found.
+    fn hinted(&self, d: u64) -> Option<usize> {
         if self.runs.is_empty() || self.runs[0].d > d {
             return None;
         }
-        Some(&self.runs[self.index(d)])
+        let mut i = self.hint.get().min(self.runs.len() - 1);
+        if self.runs[i].d > d {
+            i = self.index(d);
+        } else {
+            let mut steps = 0;
+            while self.runs.get(i + 1).is_some_and(|r| r.d <= d) {
+                i += 1;
+                steps += 1;
+                if steps == 16 {
+                    i = self.index(d);
+                    break;
+                }
+            }
+        }
+        self.hint.set(i);
+        Some(i)
     }
 
     /// Raw offset, raw column (0-based; `dcol` is `d`'s decoded column)
@@ -403,8 +428,8 @@ impl Map {
     pub fn raw_spans(&self, a: u64, b: u64, spans: &mut Vec<Span>) {
         let mut x = a;
         while x < b {
-            let Some(run) = self.run_at(x) else { return };
-            let i = self.index(x);
+            let Some(i) = self.hinted(x) else { return };
+            let run = &self.runs[i];
             let y = self.runs.get(i + 1).map_or(b, |n| n.d.min(b));
             join(spans, run.raw(x), run.raw_end(y - 1));
             x = y;
@@ -430,14 +455,17 @@ impl Map {
     ) {
         let mut x = a;
         let mut ls = ls;
+        let mut prev = a;
         while x < b {
-            let Some(run) = self.run_at(x) else { return };
-            let i = self.index(x);
+            let Some(i) = self.hinted(x) else { return };
+            let run = &self.runs[i];
             let y = self.runs.get(i + 1).map_or(b, |n| n.d.min(b));
-            let before = &bytes[..(x - a) as usize];
-            if let Some(k) = memchr::memrchr(b'\n', before) {
-                ls = ls.max(a + k as u64 + 1);
+            // Line feeds since the last piece (each byte looked at once).
+            let from = (prev - a) as usize;
+            if let Some(k) = memchr::memrchr(b'\n', &bytes[from..(x - a) as usize]) {
+                ls = ls.max(a + (from + k) as u64 + 1);
             }
+            prev = x;
             let od = d + (x - a);
             let r = run.raw(x);
             let col = run.column(x, x - ls);
