@@ -502,8 +502,8 @@ impl Scanner {
     /// With `false`, the raw reading: every byte is text read by rules 1
     /// to 9 alone, as before MIME. With `true` (the default), messages
     /// are taken apart as rules 10 to 13 say: quoted-printable and base64
-    /// text decoded, HTML and attachments left out, each match at the raw
-    /// bytes that encode it. Input without MIME headers reads the same
+    /// text decoded, attachments left out, HTML read as [`Scanner::html`]
+    /// says, each match at the raw bytes that encode it. Input without MIME headers reads the same
     /// either way.
     ///
     /// ```

@@ -8,7 +8,10 @@
 //! `Content-Type` and `Content-Transfer-Encoding`, multipart boundaries
 //! nested to [`MAX_DEPTH`], `message/rfc822` and `message/news` parts, and
 //! the bodies: plain text copied, quoted-printable and base64 decoded
-//! ([`qp`], [`base64`]), markup and non-text parts left out. Where one text
+//! ([`qp`], [`base64`]), HTML handed to the HTML reader (rules 18 to 22,
+//! [`crate::html`]: the decoders write the part's bytes to it, it writes
+//! the part's text here, placed through their map), other markup and
+//! non-text parts left out. Where one text
 //! ends and another begins (a boundary line, a `From ` line) it writes a
 //! blank line unless the text already ends in one, so no candidate crosses
 //! (rule 10).
