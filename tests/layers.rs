@@ -17,8 +17,9 @@ const LAYERS: &[&[&str]] = &[
     &["url"],
     // What every reader shares: matches and the settings.
     &["matches", "settings"],
-    // Message framing and metadata (headers, dates, subjects).
-    &["message"],
+    // Decoded text's map back to raw bytes (rule 13); message framing and
+    // metadata (headers, dates, subjects).
+    &["map", "message"],
     // The naked pass (rules 14 to 17), which the engine drives.
     &["naked"],
     // The engine (rules 1 to 9).

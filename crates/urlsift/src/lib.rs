@@ -78,8 +78,10 @@
 //! A [`Scanner`] holds the settings all three share: the policy, the
 //! candidate bounds, rejected candidates on request, the MIME reading
 //! ([`Scanner::mime`], on by default: quoted-printable and base64 text
-//! decoded, HTML and attachments left out, every position still the raw
-//! bytes', contract rules 10 to 13) and naked URLs ([`Scanner::naked`],
+//! decoded, attachments left out, every position still the raw bytes',
+//! contract rules 10 to 13), the HTML parts read ([`Scanner::html`]: by
+//! default those that are no alternative to plain text, their links as
+//! [`Form::Href`], rules 18 to 22) and naked URLs ([`Scanner::naked`],
 //! off by default: `https://example.org/x.` without brackets, rules 14 to
 //! 17, [`Form::Naked`]). [`Scanner::extract`] scans a slice at once. For
 //! callers that split a large input among threads, [`PieceReader`] cuts
@@ -110,6 +112,8 @@ pub struct GuideDoctests;
 mod class;
 mod date;
 mod error;
+mod html;
+mod map;
 mod matches;
 mod mime;
 mod naked;
@@ -131,6 +135,7 @@ pub use pieces::{Piece, PieceReader};
 pub use readbuf::ReadBuf;
 pub use scan::PieceContext;
 pub use scanner::extract;
+pub use settings::HtmlMode;
 pub use settings::{Limits, Scanner};
 pub use stream::{Extractor, PushScanner};
 pub use url::{

@@ -23,15 +23,19 @@ pub enum Form {
     /// `scheme:...` without brackets, reported only when asked for
     /// ([`Scanner::naked`](crate::Scanner::naked); contract rules 14 to 17); never crosses a line.
     Naked,
+    /// The `href` of an `a` or `area` tag in an HTML part
+    /// ([`Scanner::html`](crate::Scanner::html); contract rules 18 to 22).
+    Href,
 }
 
 impl Form {
-    /// `"wrapped"`, `"bracketed"` or `"naked"`.
+    /// `"wrapped"`, `"bracketed"`, `"naked"` or `"href"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Form::Wrapped => "wrapped",
             Form::Bracketed => "bracketed",
             Form::Naked => "naked",
+            Form::Href => "href",
         }
     }
 }
@@ -89,6 +93,8 @@ pub enum Unclosed {
     TooManyLines,
     /// A naked candidate that runs on for [`Limits::max_bytes`](crate::Limits::max_bytes) or more.
     RunTooLong,
+    /// An HTML `href` value longer than [`Limits::max_bytes`](crate::Limits::max_bytes).
+    HrefTooLong,
 }
 
 impl fmt::Display for Unclosed {
@@ -101,6 +107,9 @@ impl fmt::Display for Unclosed {
             Unclosed::TooLong => "unclosed: longer than the candidate byte limit",
             Unclosed::TooManyLines => "unclosed: more lines than the candidate line limit",
             Unclosed::RunTooLong => "not a URL: a naked candidate as long as the byte limit",
+            Unclosed::HrefTooLong => {
+                "not a URL: an href value longer than the candidate byte limit"
+            }
         })
     }
 }
@@ -294,6 +303,41 @@ impl Match {
             _ => (&self.bytes[..], None),
         };
         std::iter::once(first).chain(second)
+    }
+
+    /// An HTML `href` (rule 20) at the raw `offset..end`, `spans`; its line
+    /// is set when its place in the text is known.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn href(
+        bytes: Vec<u8>,
+        policy: Policy,
+        rejection: Option<Rejection>,
+        offset: u64,
+        end: u64,
+        column: u64,
+        spans: Vec<Span>,
+        content_type: Option<Arc<str>>,
+        encoding: Option<Encoding>,
+        forwarded_id: Option<Arc<str>>,
+    ) -> Match {
+        Match {
+            bytes,
+            alternative: None,
+            form: Form::Href,
+            offset,
+            end,
+            line: 0,
+            column,
+            spans,
+            encoding,
+            content_type,
+            forwarded_id,
+            broken: false,
+            quoted: false,
+            hyphen: None,
+            policy,
+            rejection,
+        }
     }
 
     /// Moves the match by `offset` bytes and `lines` lines, for callers that

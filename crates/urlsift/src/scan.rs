@@ -727,6 +727,19 @@ impl Engine {
         retain
     }
 
+    /// The 1-based line of absolute offset `at` (in `buf`, and at or
+    /// after where the window the engine keeps starts): counted forward,
+    /// or back from where counting got.
+    pub(crate) fn line_at(&mut self, buf: &[u8], base: u64, at: u64) -> u64 {
+        if at >= self.count.counted {
+            self.count_lines(buf, base, at);
+            return self.count.line;
+        }
+        let from = (at.max(base) - base) as usize;
+        let to = ((self.count.counted - base) as usize).min(buf.len());
+        self.count.line - bytecount::count(&buf[from.min(to)..to], b'\n') as u64
+    }
+
     /// Counts line feeds up to absolute offset `to` (which is in `buf`).
     pub(crate) fn count_lines(&mut self, buf: &[u8], base: u64, to: u64) {
         if to <= self.count.counted {

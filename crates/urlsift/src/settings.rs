@@ -36,6 +36,7 @@ pub struct Scanner {
     pub(crate) rejected: bool,
     pub(crate) mime: bool,
     pub(crate) naked: bool,
+    pub(crate) html: HtmlMode,
 }
 
 impl Default for Scanner {
@@ -46,6 +47,7 @@ impl Default for Scanner {
             rejected: false,
             mime: true,
             naked: false,
+            html: HtmlMode::Fallback,
         }
     }
 }
@@ -60,9 +62,9 @@ impl Scanner {
     /// With `false`, the raw reading: every byte is text read by rules 1
     /// to 9 alone, as before MIME. With `true` (the default), messages
     /// are taken apart as rules 10 to 13 say: quoted-printable and base64
-    /// text decoded, HTML and attachments left out, each match at the raw
-    /// bytes that encode it. Input without MIME headers reads the same
-    /// either way.
+    /// text decoded, attachments left out, HTML read as [`Scanner::html`]
+    /// says, each match at the raw bytes that encode it. Input without MIME
+    /// headers reads the same either way.
     ///
     /// ```
     /// let mail = b"Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n\
@@ -129,6 +131,40 @@ impl Scanner {
         self.naked
     }
 
+    /// Which HTML parts the MIME reading reads (contract rules 18 to 22):
+    /// by default ([`HtmlMode::Fallback`]) those that are no alternative to
+    /// plain text; their `a` and `area` hrefs are reported as
+    /// [`Form::Href`](crate::Form::Href) and their text is read as text is,
+    /// each match at the raw bytes that encode it. [`HtmlMode::Never`]
+    /// reads none, as before.
+    ///
+    /// ```
+    /// let mail = b"Content-Type: text/html\n\n<p>See <a href=\"http://a.example/x\">\
+    ///              the page</a> or &lt;URL:ftp://b.example/y&gt;.</p>\n";
+    /// let found = urlsift::Scanner::new().extract(mail);
+    /// assert_eq!(found[0].as_str(), "http://a.example/x");
+    /// assert_eq!(found[0].form(), urlsift::Form::Href);
+    /// assert_eq!((found[0].line(), found[0].column()), (3, 17));
+    /// assert_eq!(found[0].content_type(), Some("text/html"));
+    /// assert_eq!(found[1].as_str(), "ftp://b.example/y");
+    /// let never = urlsift::Scanner::new().html(urlsift::HtmlMode::Never);
+    /// assert!(never.extract(mail).is_empty());
+    /// ```
+    pub fn html(mut self, mode: HtmlMode) -> Scanner {
+        self.html = mode;
+        self
+    }
+
+    /// Which HTML parts are read.
+    pub fn get_html(&self) -> HtmlMode {
+        self.html
+    }
+
+    /// Whether rejected candidates are reported.
+    pub fn get_rejected(&self) -> bool {
+        self.rejected
+    }
+
     /// The configured policy.
     pub fn get_policy(&self) -> Policy {
         self.policy
@@ -137,5 +173,33 @@ impl Scanner {
     /// The configured limits.
     pub fn get_limits(&self) -> Limits {
         self.limits
+    }
+}
+
+/// Which HTML parts of mail are read (contract rule 18).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HtmlMode {
+    /// HTML that is no alternative to plain text: an HTML-only message,
+    /// an HTML part of a `multipart/mixed` or `multipart/related`, the
+    /// HTML of a `multipart/alternative` with no plain text part before
+    /// it (one that comes after it is not waited for: the stream is read
+    /// once). The default.
+    #[default]
+    Fallback,
+    /// Every HTML part, alternatives to plain text too (a URL in both is
+    /// reported for each place).
+    Always,
+    /// No HTML part (the MIME reading as rules 10 to 13 alone give it).
+    Never,
+}
+
+impl HtmlMode {
+    /// `"fallback"`, `"always"` or `"never"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HtmlMode::Fallback => "fallback",
+            HtmlMode::Always => "always",
+            HtmlMode::Never => "never",
+        }
     }
 }

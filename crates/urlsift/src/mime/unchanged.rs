@@ -576,6 +576,7 @@ impl MimeScan {
         let keep = scan_window(
             &mut self.engine,
             &mut self.map,
+            &mut self.reader.found,
             text,
             base,
             false,
