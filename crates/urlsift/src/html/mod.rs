@@ -568,9 +568,9 @@ impl Part {
         }
     }
 
-    /// Text comes whose first byte is `first`: a pending line end is
-    /// written before it, unless it is a line feed; `false` when the text
-    /// is blanks that leave it pending (they are dropped).
+    /// Text `bytes` comes: a pending line end is written before it unless
+    /// its first byte that is no blank is a line feed; `false` when it is
+    /// all blanks, which leave the line end pending (and are dropped).
     fn before_text(&mut self, bytes: &[u8], out: &mut Out<'_>) -> bool {
         let Some(at) = self.pend else { return true };
         let Some(&first) = bytes.iter().find(|&&b| !blank(b)) else {
@@ -779,7 +779,7 @@ impl Part {
                     None => Ok(p),
                     Some(b'>') => {
                         self.drop(buf, p, p + 1);
-                        self.tag_end(buf, p + 1, out, place, found)
+                        self.tag_end(p + 1, out, place, found)
                     }
                     Some(&c) => {
                         self.tag.attr_len = 0;
@@ -1089,13 +1089,11 @@ impl Part {
     /// The tag ends before `buf[p]`.
     fn tag_end(
         &mut self,
-        buf: &[u8],
         p: usize,
         out: &mut Out<'_>,
         place: &Place,
         found: &mut Found,
     ) -> Result<usize, usize> {
-        let _ = buf;
         self.state = State::Data;
         let c = class(self.tag.name());
         if c == Class::LineEnd {
