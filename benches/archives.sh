@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Archives (issue 16): the generated corpus packed two ways.
+# Archives: the generated corpus packed two ways.
 #  1. a zip of it searched at -j2 must take at most 0.7 of the -j1 time
 #     (members searched in parallel);
 #  2. a .tar.gz of it must cost at most 1.25x the CPU time (user + system)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side throughput of urlsift and ripgrep on a generated mail/news
-# corpus (issue: "faster than ripgrep on the same job").
+# corpus: the same job as `rg -n -o` with the bracketed pattern.
 #
 #   benches/compare.sh [--size 256M] [--runs 5] [--growth] [--raw] [--dir DIR]
 #
@@ -31,6 +31,8 @@ source "$(dirname "$0")/tools.sh"
 bench_tools
 (cd "$root" && cargo build --release -q)
 bin="$root/target/release/urlsift"
+loop=$(read_loop)
+cpu_line
 
 corpus() { # corpus SIZE -> directory
     local d="$dir/$1"
@@ -51,10 +53,11 @@ fi
 
 # Timing in Python: one process per run, no shell in between; peak RSS
 # from GNU time in one more run of each command.
-python3 - "$bin" "$d" "$runs" "$size" "$BARE" "$big" "$dir" "$raw" <<'PY'
+python3 - "$bin" "$d" "$runs" "$size" "$BARE" "$big" "$dir" "$raw" "$loop" <<'PY'
 import os, statistics, subprocess, sys, time  # noqa
 bin, d, runs, size, bare, big, dir_ = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7]
 raw = [sys.argv[8]] if sys.argv[8] else []
+loop = sys.argv[9]
 
 def warm(root):
     for dirpath, _, files in os.walk(root):
@@ -76,8 +79,9 @@ def reread(path, drop):
 DEVNULL = os.open(os.devnull, os.O_WRONLY)
 
 def run(cmd, cwd):
-    """Wall time of one run, started with posix_spawn: forking this Python
-    process would add milliseconds to both sides of every ratio."""
+    """Wall and system time of one run, started with posix_spawn: forking
+    this Python process would add milliseconds to both sides of every
+    ratio."""
     here = os.getcwd()
     os.chdir(cwd)
     try:
@@ -87,8 +91,8 @@ def run(cmd, cwd):
         acts = [(os.POSIX_SPAWN_DUP2, DEVNULL, 1), (os.POSIX_SPAWN_DUP2, DEVNULL, 2)]
         t0 = time.perf_counter()
         pid = os.posix_spawn(path, cmd, os.environ, file_actions=acts)
-        os.waitpid(pid, 0)
-        return time.perf_counter() - t0, 0.0
+        _, _, usage = os.wait4(pid, 0)
+        return time.perf_counter() - t0, usage.ru_stime
     finally:
         os.chdir(here)
 
@@ -97,9 +101,10 @@ def pair(a, b, cwd):
     for _ in range(runs):
         ta.append(run(a, cwd))
         tb.append(run(b, cwd))
-    ta[0] = (ta[0][0], peak(a, cwd))
-    tb[0] = (tb[0][0], peak(b, cwd))
     return ta, tb
+
+def peaks(a, b, cwd):
+    return peak(a, cwd), peak(b, cwd)
 
 def peak(cmd, cwd):
     """Peak RSS in MiB of one more run, measured by GNU time (a forked
@@ -109,7 +114,7 @@ def peak(cmd, cwd):
     return int(out) / 1024
 
 def med(t): return statistics.median(x for x, _ in t)
-def rss(t): return t[0][1]
+def sys_med(t): return statistics.median(s for _, s in t)
 def ratio(a, b): return statistics.median(x[0] / y[0] for x, y in zip(a, b))
 
 warm(d)
@@ -119,16 +124,41 @@ rg = lambda j: ["rg", f"-j{j}", "-n", "-o", bare, "mail.mbox", "news"]
 us = lambda j: [bin, f"-j{j}", *raw, "-H", "-n", "mail.mbox", "news"]
 u1, r1 = pair(us(1), rg(1), d)
 u2, r2 = pair(us(2), rg(2), d)
+n1, q1 = pair([bin, "-j1", *raw, "-H", "-n", "news"], ["rg", "-j1", "-n", "-o", bare, "news"], d)
 m2, m1 = pair([bin, "-j2", *raw, "-n", "mail.mbox"], [bin, "-j1", *raw, "-n", "mail.mbox"], d)
+l1, f1 = pair(us(1), [loop, "mail.mbox", "news"], d)
+# Where the CPU has AVX-512, the AVX2 paths too (most machines run them).
+avx512 = "avx512bw" in open("/proc/cpuinfo").read()
+if avx512:
+    os.environ["URLSIFT_NO_AVX512"] = "1"
+    v1, w1 = pair(us(1), rg(1), d)
+    vn, wn = pair([bin, "-j1", *raw, "-H", "-n", "news"], ["rg", "-j1", "-n", "-o", bare, "news"], d)
+    del os.environ["URLSIFT_NO_AVX512"]
+news = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(os.path.join(d, "news")) for f in fs)
+rss = {}
+rss["u1"] = peaks(us(1), rg(1), d)
+rss["u2"] = peaks(us(2), rg(2), d)
+rss["n1"] = peaks([bin, "-j1", *raw, "-H", "-n", "news"], ["rg", "-j1", "-n", "-o", bare, "news"], d)
+rss["m2"] = peaks([bin, "-j2", *raw, "-n", "mail.mbox"], [bin, "-j1", *raw, "-n", "mail.mbox"], d)
 print(f"corpus: gen-corpus --size {size} --seed 1 ({nbytes/1e6:.0f} MB: mail.mbox {mbox/1e6:.0f} MB + news/), {runs} runs of each, alternating; medians")
 print("| what | urlsift | other | time ratio (target) | urlsift GB/s | peak RSS urlsift / other |")
 print("| --- | --- | --- | --- | --- | --- |")
-def row(label, a, b, target, n):
-    print(f"| {label} | {med(a):.4f} s | {med(b):.4f} s | {ratio(a, b):.2f} ({target}) | {n/med(a)/1e9:.2f} | {rss(a):.1f} / {rss(b):.1f} MiB |")
+def row(label, a, b, target, n, key):
+    ra, rb = rss[key]
+    print(f"| {label} | {med(a):.4f} s | {med(b):.4f} s | {ratio(a, b):.2f} ({target}) | {n/med(a)/1e9:.2f} | {ra:.1f} / {rb:.1f} MiB |")
 how = " ".join(raw + ["-H", "-n"])
-row(f"urlsift -j1 {how} mail.mbox news vs rg -j1 -n -o BARE", u1, r1, "<= 0.65", nbytes)
-row(f"urlsift -j2 {how} mail.mbox news vs rg -j2 -n -o BARE", u2, r2, "<= 0.60", nbytes)
-row("urlsift -j2 -n mail.mbox vs urlsift -j1 -n mail.mbox", m2, m1, "<= 0.62", mbox)
+row(f"urlsift -j1 {how} mail.mbox news vs rg -j1 -n -o BARE", u1, r1, "<= 0.65", nbytes, "u1")
+row(f"urlsift -j2 {how} mail.mbox news vs rg -j2 -n -o BARE", u2, r2, "<= 0.60", nbytes, "u2")
+row(f"urlsift -j1 {how} news (2000 files) vs rg -j1 -n -o BARE news", n1, q1, "<= 0.75", news, "n1")
+row("urlsift -j2 -n mail.mbox vs urlsift -j1 -n mail.mbox", m2, m1, "<= 0.62", mbox, "m2")
+if avx512:
+    rss["v1"] = rss["u1"]
+    rss["vn"] = rss["n1"]
+    row(f"(AVX2 paths) urlsift -j1 {how} mail.mbox news vs rg -j1", v1, w1, "<= 0.65", nbytes, "v1")
+    row(f"(AVX2 paths) urlsift -j1 {how} news vs rg -j1 news", vn, wn, "<= 0.75", news, "vn")
+sr = statistics.median(x[1] / y[1] for x, y in zip(l1, f1) if y[1] > 0)
+print(f"system time: urlsift -j1 {how} mail.mbox news {sys_med(l1)*1e3:.0f} ms, a plain read loop "
+      f"(one page-aligned 1 MiB buffer) {sys_med(f1)*1e3:.0f} ms: {sr:.2f}x (<= 1.3)")
 if big:
     # The two mailboxes compared in the same page-cache state.
     reread(os.path.join(d, "mail.mbox"), drop=True)
@@ -151,6 +181,6 @@ if big:
     print(f"growth: mail.mbox {big_mbox/mbox:.2f}x the bytes took {med(g4)/med(g1):.2f}x the time with -j1 and "
           f"{med(h4)/med(h1):.2f}x with -j2; less the fixed cost of a run ({z1*1e3:.1f} / {z2*1e3:.1f} ms, "
           f"an empty input) {lin(g1, g4, z1):.2f}x and {lin(h1, h4, z2):.2f}x (linear: 4.00 +- 10%); "
-          f"peak RSS {rss(g4):.1f} MiB (-j1), {rss(h4):.1f} MiB (-j2); the whole corpus (same 2000 "
+          f"peak RSS {peak(mb(1), big):.1f} MiB (-j1), {peak(mb(2), big):.1f} MiB (-j2); the whole corpus (same 2000 "
           f"articles, larger) took {med(c4)/med(c1):.2f}x")
 PY

@@ -2,9 +2,12 @@
 # corpus-score.sh - precision and recall of the release binary on a 32 MB
 # generated corpus, LENIENT (default) and STRICT, MIME (default) and --raw,
 # on a `gen-corpus --mime 0.4` corpus (MIME reading, LENIENT and STRICT),
-# and with naked URLs on a `gen-corpus --naked` corpus and a `--naked --mime
-# 0.4` one (LENIENT: their expectation holds that reading only); all must
-# be 1.0000.
+# with naked URLs on a `gen-corpus --naked` corpus and a `--naked --mime
+# 0.4` one (LENIENT: their expectation holds that reading only), and on a
+# `gen-corpus --mime 0.4 --html 0.5` corpus (HTML parts read, the default
+# `--html fallback`; with and without `--naked`, at -j1 and -j2; the
+# corpora written without `--html` are scored with `--html never`, as
+# their expectation reads no HTML); all must be 1.0000.
 #
 # Needs ../shared (gen-corpus, score-urls) beside the repository. Builds the
 # release binary if it is missing. URLSIFT=path overrides the binary, SIZE
@@ -37,14 +40,21 @@ score lenient "" ""
 score strict "--strict" "--strict"
 score raw-lenient "--raw" ""
 score raw-strict "--raw --strict" "--strict"
-score mime-lenient "" "" mime
-score mime-strict "--strict" "--strict" mime
-score mime-lenient-j1 "-j1" "" mime
+score mime-lenient "--html never" "" mime
+score mime-strict "--strict --html never" "--strict" mime
+score mime-lenient-j1 "-j1 --html never" "" mime
 "$shared/bench/gen-corpus" --naked --size "$size" --seed "$seed" --out "$tmp/naked" >/dev/null
 score naked "--naked" "--naked" naked
 score naked-j1 "--naked -j1" "--naked" naked
 "$shared/bench/gen-corpus" --naked --mime 0.4 --size "$size" --seed "$seed" --out "$tmp/naked-mime" >/dev/null
-score naked-mime "--naked" "--naked" naked-mime
+score naked-mime "--naked --html never" "--naked" naked-mime
+"$shared/bench/gen-corpus" --naked --mime 0.4 --html 0.5 --size "$size" --seed "$seed" --out "$tmp/html" >/dev/null
+for j in 1 2; do
+    score "html-j$j" "-j$j" "" html
+    score "html-strict-j$j" "-j$j --strict" "--strict" html
+    score "html-naked-j$j" "-j$j --naked" "--naked" html
+done
+score html-never "--html never" "--html-never" html
 if [ "$status" -ne 0 ]; then
     echo "corpus-score: FAILED (precision and recall must both be 1.0000)" >&2
 fi

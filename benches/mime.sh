@@ -4,7 +4,7 @@
 #   benches/mime.sh [--size 256M] [--runs 5] [--dir DIR]
 #
 # On the default generated corpus (no MIME): urlsift (MIME reading, the
-# default) against urlsift --raw, one thread (issue 14's target: <= 1.10).
+# default) against urlsift --raw, one thread (target: <= 1.10).
 # On a `gen-corpus --mime 0.4` corpus: urlsift -j1 against
 # `rg -j1 -n -o BARE` on the same files (target: no slower, ratio <= 1.00),
 # and peak RSS of urlsift -j1 (target: <= 16 MiB). Corpora are kept in DIR
@@ -29,6 +29,7 @@ source "$(dirname "$0")/tools.sh"
 bench_tools
 (cd "$root" && cargo build --release -q)
 bin="$root/target/release/urlsift"
+cpu_line
 
 corpus() { # corpus NAME FLAGS... -> directory
     local d="$dir/$1"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # urlsift.extract_file over one mbox against the command at -j1 on the same
-# file (issue 17: at most 1.3x the command's time). The mbox is a generated
+# file (target: at most 1.3x the command's time). The mbox is a generated
 # corpus's mail.mbox (gen-corpus --size SIZE --seed 1). Best of RUNS (10),
 # interleaved.
 #

@@ -1,4 +1,4 @@
-//! The command on archives and compressed files (issue 16): every format
+//! The command on archives and compressed files: every format
 //! recognised by content, members named `archive{member}`, nesting to a
 //! depth, caps on what decompresses, damaged archives reported while the
 //! rest is searched, path lists, `-0`, and the same output at any `-j`.
@@ -579,7 +579,7 @@ fn path_lists_with_any_name_and_nul_output() {
 
 #[test]
 fn globs_hold_archive_members_too() {
-    // Issue 19: `--glob` applies to archive members (the member's path in
+    // `--glob` applies to archive members (the member's path in
     // its innermost archive); a member no glob matches is searched, since
     // the archive itself was selected.
     let d = tmp();

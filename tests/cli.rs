@@ -2,7 +2,7 @@
 //!
 //! Rules cited: RFC 1738 sections (2.1 scheme case, 5 grammar, Appendix
 //! "Recommendations for URLs in Context") and the extraction contract's
-//! numbered rules (`/work/shared/spec/extraction-contract.md`).
+//! numbered rules (`docs/rules.md`).
 
 mod util;
 
@@ -545,7 +545,7 @@ fn threads_identical_on_a_walked_directory_of_mixed_sizes() {
 
 #[test]
 fn threads_identical_on_lines_longer_than_a_piece() {
-    // Issue 6: megabytes without a newline. A 3 MiB quoted line holds URLs
+    // Megabytes without a newline. A 3 MiB quoted line holds URLs
     // (one broken onto the next line, whose quote prefix must go) and an
     // ISO-2022-JP run with a '<' inside: -j2 cuts pieces inside the line and
     // must print exactly what -j1 prints, columns included.
@@ -1062,4 +1062,54 @@ fn naked_threads_identical_at_every_cut() {
             }
         }
     }
+}
+
+/// Contract rules 18-22: `--html` chooses the HTML parts read; hrefs have
+/// the form `href` in JSON and in `--form`, rejected ones are listed by
+/// `--invalid`, and `--html never` reads no HTML.
+#[test]
+fn html_parts() {
+    const MAIL: &[u8] = b"Content-Type: multipart/alternative; boundary=b\n\n--b\n\
+Content-Type: text/plain\n\nPlain <http://p.example/>\n--b\n\
+Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n\
+<p><a href=3D\"http://h.example/x\">x</a> &lt;URL:ftp://f.example/&gt;\n\
+<a href=3D\"http://u@evil.example/\">y</a></p>\n--b--\n";
+    const HTML_ONLY: &[u8] =
+        b"Content-Type: text/html\n\n<a HREF='http://h.example/'>&lt;http://h.example/&gt;</a>\n";
+    let d = tmp();
+    write(d.path(), "alt.eml", MAIL);
+    write(d.path(), "html.eml", HTML_ONLY);
+    let r = run(d.path(), &["-n", "alt.eml"]);
+    assert_eq!(lines(&r.out()), ["6:http://p.example/"]);
+    let r = run(d.path(), &["-n", "--html", "always", "alt.eml"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "6:http://p.example/",
+            "11:http://h.example/x",
+            "11:ftp://f.example/"
+        ]
+    );
+    let r = run(d.path(), &["--html", "always", "--form", "href", "alt.eml"]);
+    assert_eq!(lines(&r.out()), ["http://h.example/x"]);
+    let r = run(d.path(), &["--html", "always", "--invalid", "alt.eml"]);
+    assert!(r.out().contains("http://u@evil.example/"), "{}", r.out());
+    let r = run(d.path(), &["--json", "html.eml"]);
+    let v: Value = serde_json::from_str(r.out().lines().next().unwrap()).unwrap();
+    assert_eq!(v["form"], "href");
+    assert_eq!(v["content_type"], "text/html");
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64()),
+        (Some(3), Some(10))
+    );
+    assert_eq!(
+        r.out().lines().count(),
+        1,
+        "the link's text repeats its href"
+    );
+    let r = run(d.path(), &["--html", "never", "html.eml"]);
+    assert_eq!(r.code, 1);
+    assert!(r.out().is_empty());
+    let r = run(d.path(), &["--html", "sometimes", "html.eml"]);
+    assert_eq!(r.code, 2);
 }

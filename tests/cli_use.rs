@@ -1,4 +1,4 @@
-//! End-to-end tests of the command under real use (issue 18): write
+//! End-to-end tests of the command under real use: write
 //! errors, the man page and completions, bounds on the numbers a user
 //! gives, file names as data, deep trees, streaming output.
 

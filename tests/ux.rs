@@ -1,5 +1,5 @@
-//! End-to-end tests of the flags grep and urlscan users reach for (issue
-//! 19): `-m`, `--glob`/`--iglob`, `--tally`, `-A/-B/-C`, `--color`,
+//! End-to-end tests of the flags grep and urlscan users reach for:
+//! `-m`, `--glob`/`--iglob`, `--tally`, `-A/-B/-C`, `--color`,
 //! `--hyperlink`. Each checks stdout, stderr and the exit status.
 
 mod util;

@@ -13,6 +13,8 @@
 //!                                                     reported with rejected(true), in order
 //! mime: off                                           optional: the raw reading (MIME
 //!                                                     off; rules 10-13 are on by default)
+//! html: always                                        optional: which HTML parts are read
+//!                                                     (fallback, always, never; rules 18-22)
 //! ref: skip (why)                                     optional: ref-extract does not apply
 //! bug: description                                    optional: the library disagrees
 //!                                                     with the contract; the case runs
@@ -21,7 +23,7 @@
 //! text, exactly (no final newline unless an empty line precedes --- expect);
 //! escapes: \r \t \e (ESC) \s (space) \xHH \\
 //! --- expect
-//! url [line=N] [col=N] [off=N] [form=wrapped|bracketed|naked] [broken|unbroken]
+//! url [line=N] [col=N] [off=N] [form=wrapped|bracketed|naked|href] [broken|unbroken]
 //!     [quoted|unquoted] [hyphen=kept|dropped|mixed|none] [alt=URL|alt=none]
 //! ```
 //!
@@ -35,7 +37,8 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use urlsift::{
-    Extractor, Form, Hyphen, Limits, Match, Policy, PushScanner, Rejection, Scanner, Unclosed,
+    Extractor, Form, HtmlMode, Hyphen, Limits, Match, Policy, PushScanner, Rejection, Scanner,
+    Unclosed,
 };
 
 /// One expected URL with the attributes to check.
@@ -63,13 +66,17 @@ pub struct Case {
     pub rejected: Option<Vec<String>>,
     pub bug: Option<String>,
     pub mime: bool,
+    pub html: HtmlMode,
     pub input: Vec<u8>,
     pub want: Vec<Want>,
 }
 
 impl Case {
     pub fn scanner(&self) -> Scanner {
-        let mut s = Scanner::new().policy(self.policy).mime(self.mime);
+        let mut s = Scanner::new()
+            .policy(self.policy)
+            .mime(self.mime)
+            .html(self.html);
         if let Some(l) = self.limits {
             s = s.limits(l);
         }
@@ -132,6 +139,7 @@ fn parse_want(line: &str, ctx: &str) -> Want {
                     "wrapped" => Form::Wrapped,
                     "bracketed" => Form::Bracketed,
                     "naked" => Form::Naked,
+                    "href" => Form::Href,
                     _ => panic!("{ctx}: bad form {v}"),
                 })
             }
@@ -189,6 +197,7 @@ pub fn parse_cases(file: &str, text: &str) -> Vec<Case> {
             rejected: None,
             bug: None,
             mime: true,
+            html: HtmlMode::Fallback,
             input: unescape(input),
             want: Vec::new(),
         };
@@ -226,6 +235,14 @@ pub fn parse_cases(file: &str, text: &str) -> Vec<Case> {
                         "on" => true,
                         "off" => false,
                         _ => panic!("{ctx}: bad mime"),
+                    }
+                }
+                "html" => {
+                    case.html = match v {
+                        "fallback" => HtmlMode::Fallback,
+                        "always" => HtmlMode::Always,
+                        "never" => HtmlMode::Never,
+                        _ => panic!("{ctx}: bad html"),
                     }
                 }
                 "bug" => case.bug = Some(v.to_string()),
@@ -276,6 +293,7 @@ pub fn rejection_name(r: Rejection) -> &'static str {
             Unclosed::TooLong => "too-long",
             Unclosed::TooManyLines => "too-many-lines",
             Unclosed::RunTooLong => "run-too-long",
+            Unclosed::HrefTooLong => "href-too-long",
             other => panic!("a new way to be unclosed: {other:?}; name it here"),
         },
         other => panic!("a new rejection: {other:?}; name it here"),
@@ -376,6 +394,29 @@ pub fn check(case: &Case, got: &[Match]) -> Vec<String> {
                 String::from_utf8_lossy(text).into_owned(),
                 m.as_str().into_owned(),
             );
+        } else if m.form() == Form::Href {
+            // At the value's first byte (rule 22): after the quote, if any.
+            if m.encoding().is_none() {
+                let at = m.offset() as usize;
+                let before = case.input[..at].iter().rev().find(|&&b| b != b'\n');
+                assert!(
+                    before.is_some(),
+                    "an href stands after its attribute's name"
+                );
+            }
+        } else if matches!(
+            m.content_type(),
+            Some("text/html" | "application/xhtml+xml")
+        ) {
+            // In HTML text (rule 22): the '<' or the '&' of its reference.
+            if m.encoding().is_none() {
+                let at = case.input[m.offset() as usize];
+                diff(
+                    "byte at offset",
+                    (at as char).to_string(),
+                    if at == b'&' { "&" } else { "<" }.into(),
+                );
+            }
         } else if m.form() != Form::Naked {
             // In decoded text (rule 13): the '=' of an encoded '<' or the
             // first byte of a base64 group.

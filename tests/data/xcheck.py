@@ -85,6 +85,10 @@ def main():
                 cmd = [ref, "--tags", "--raw" if hdr.get("mime") == "off" else "--mime"]
                 if hdr.get("policy") == "strict":
                     cmd.append("--strict")
+                # HTML parts (rules 18-22): read as the case's `html:` says
+                # (fallback by default, as the library).
+                if hdr.get("mime") != "off" and hdr.get("html", "fallback") != "never":
+                    cmd.append("--html=" + hdr.get("html", "fallback"))
                 # The cases of tests/data/naked run with naked URLs on.
                 if os.path.basename(os.path.dirname(os.path.abspath(f))) == "naked":
                     cmd.append("--naked")

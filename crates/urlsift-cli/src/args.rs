@@ -9,7 +9,7 @@ use clap::{Parser, ValueEnum};
 use crate::globs::Globs;
 use crate::input::ArchiveOpts;
 use urlsift::Policy;
-use urlsift::{Form, HyphenChoice, Limits};
+use urlsift::{Form, HtmlMode, HyphenChoice, Limits};
 
 const EXAMPLES: &str = "\
 EXAMPLES:
@@ -50,8 +50,8 @@ pub const MAX_CANDIDATE_BYTES: usize = 1 << 20;
 /// flags say.
 pub const MAX_CONTEXT: usize = 1024;
 
-/// The `--form` values: `<URL:scheme:...>`, `<scheme:...>`, or naked
-/// (with `--naked`). (Plain comments on the variants keep `--help` to one
+/// The `--form` values: `<URL:scheme:...>`, `<scheme:...>`, naked
+/// (with `--naked`), or the `href` of an HTML link. (Plain comments on the variants keep `--help` to one
 /// line per option.)
 #[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -59,6 +59,17 @@ pub enum FormArg {
     Wrapped,
     Bracketed,
     Naked,
+    Href,
+}
+
+/// The `--html` values: HTML parts that are no alternative to plain text
+/// (the default), every HTML part, or none.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HtmlArg {
+    Fallback,
+    Always,
+    Never,
 }
 
 /// The `--hyphen` values: the hyphen-kept reading (the contract's
@@ -148,6 +159,9 @@ pub struct Args {
     /// Read every byte as text: no MIME decoding, HTML and attachments read too (urlsift --raw a.mbox)
     #[arg(long)]
     pub raw: bool,
+    /// Which HTML parts of mail to read: fallback (not beside plain text), always, never (urlsift --html never a.mbox)
+    #[arg(long, value_enum, value_name = "WHICH", default_value = "fallback")]
+    pub html: HtmlArg,
 
     /// Also URLs without <...>, ends guessed by rule (urlsift --naked README)
     #[arg(long)]
@@ -302,6 +316,8 @@ pub struct Config {
     pub limits: Limits,
     /// `--raw`: no MIME reading (contract rules 10-13 off).
     pub raw: bool,
+    /// Which HTML parts are read (contract rules 18-22).
+    pub html: HtmlMode,
     /// `--parse` mode.
     pub parse: bool,
     /// The hidden `--piece-size`: bytes per piece instead of the default.
@@ -489,6 +505,7 @@ impl Args {
                 FormArg::Wrapped => Form::Wrapped,
                 FormArg::Bracketed => Form::Bracketed,
                 FormArg::Naked => Form::Naked,
+                FormArg::Href => Form::Href,
             }),
             naked: self.naked,
             unique: self.unique,
@@ -507,6 +524,11 @@ impl Args {
             message_id: self.message_id,
             limits,
             raw: self.raw,
+            html: match self.html {
+                HtmlArg::Fallback => HtmlMode::Fallback,
+                HtmlArg::Always => HtmlMode::Always,
+                HtmlArg::Never => HtmlMode::Never,
+            },
             parse: self.parse,
             piece_size: self.piece_size.map(|n| n as usize),
             line_buffered: self.line_buffered,

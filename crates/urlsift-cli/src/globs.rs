@@ -14,7 +14,7 @@
 //!   `**` does.
 //!
 //! Paths named on the command line are always searched, as in ripgrep.
-//! The archive walk (issue 16) calls [`Globs::allows`] with a member's
+//! The archive walk calls [`Globs::allows`] with a member's
 //! name inside its archive.
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};

@@ -78,8 +78,10 @@
 //! A [`Scanner`] holds the settings all three share: the policy, the
 //! candidate bounds, rejected candidates on request, the MIME reading
 //! ([`Scanner::mime`], on by default: quoted-printable and base64 text
-//! decoded, HTML and attachments left out, every position still the raw
-//! bytes', contract rules 10 to 13) and naked URLs ([`Scanner::naked`],
+//! decoded, attachments left out, every position still the raw bytes',
+//! contract rules 10 to 13), the HTML parts read ([`Scanner::html`]: by
+//! default those that are no alternative to plain text, their links as
+//! [`Form::Href`], rules 18 to 22) and naked URLs ([`Scanner::naked`],
 //! off by default: `https://example.org/x.` without brackets, rules 14 to
 //! 17, [`Form::Naked`]). [`Scanner::extract`] scans a slice at once. For
 //! callers that split a large input among threads, [`PieceReader`] cuts
@@ -88,7 +90,7 @@
 //!
 //! # Conformance
 //!
-//! What counts as a URL in text is written out in the extraction contract
+//! What counts as a URL in text is written out in `docs/rules.md`, rule by rule
 //! (the Appendix of RFC 1738 made exact); the policies are
 //! [`Policy::Strict`], exactly the grammar, and [`Policy::Lenient`] (the
 //! default), which also takes an unencoded `~` and `/` or `?` in an http
@@ -102,25 +104,39 @@
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The guide's library examples are compiled and run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/guide.md")]
+pub struct GuideDoctests;
+
 mod class;
+mod date;
 mod error;
+mod html;
+mod map;
+mod matches;
 mod mime;
 mod naked;
 mod percent;
 mod pieces;
+mod readbuf;
 mod scan;
+mod scanner;
+mod settings;
 mod stream;
 mod url;
 mod warning;
 mod wide;
 
+pub use date::{DateError, DateSource, Timestamp};
 pub use error::{ErrorKind, ParseError};
-pub use mime::Encoding;
+pub use matches::{Encoding, Form, Hyphen, HyphenChoice, Match, Rejection, Span, Unclosed};
 pub use pieces::{Piece, PieceReader};
-pub use scan::{
-    extract, Form, Hyphen, HyphenChoice, Limits, Match, PieceContext, Rejection, Scanner, Span,
-    Unclosed,
-};
+pub use readbuf::ReadBuf;
+pub use scan::PieceContext;
+pub use scanner::extract;
+pub use settings::HtmlMode;
+pub use settings::{Limits, Scanner};
 pub use stream::{Extractor, PushScanner};
 pub use url::{
     Ftp, FtpCommand, FtpType, Gopher, Host, Http, News, Policy, Prospero, ProsperoFields, Scheme,

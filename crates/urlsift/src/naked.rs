@@ -21,8 +21,9 @@
 //! that many bytes and memory stays bounded.
 
 use crate::error::{ErrorKind, ParseError};
-use crate::scan::{Rejection, Skip, Unclosed};
+use crate::matches::{Rejection, Unclosed};
 use crate::url::{Policy, Url};
+use crate::wide::Skip;
 
 /// The ten schemes of RFC 1738 (matched in any case): naked without `//`.
 const TEN: [&[u8]; 10] = [

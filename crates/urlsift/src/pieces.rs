@@ -25,7 +25,9 @@ use std::io::{self, Read};
 
 use memchr::memmem;
 
-use crate::scan::{PieceContext, Scanner};
+use crate::readbuf::ReadBuf;
+use crate::scan::PieceContext;
+use crate::settings::Scanner;
 
 /// One piece of an input, from a [`PieceReader`].
 ///
@@ -36,8 +38,7 @@ use crate::scan::{PieceContext, Scanner};
 /// ([`Match::rebase`](crate::Match::rebase)).
 #[derive(Debug)]
 pub struct Piece {
-    data: Vec<u8>,
-    len: usize,
+    buf: ReadBuf,
     /// End of the piece proper: a line start (or inside a line longer than
     /// a piece), or the end of the bytes at the end of the input.
     pub limit: usize,
@@ -53,13 +54,13 @@ pub struct Piece {
 impl Piece {
     /// The bytes, lookahead included.
     pub fn bytes(&self) -> &[u8] {
-        &self.data[..self.len]
+        self.buf.filled()
     }
 
     /// The buffer, to hand back with [`PieceReader::recycle`] (no fresh
     /// allocation for the next piece).
     pub fn into_buffer(self) -> Vec<u8> {
-        self.data
+        self.buf.into_vec()
     }
 }
 
@@ -100,7 +101,7 @@ pub struct PieceReader<R> {
     /// An error met after enough bytes for a piece: returned next.
     pending: Option<io::Error>,
     /// A piece being filled when a read failed: its buffer and length.
-    partial: Option<(Vec<u8>, usize)>,
+    partial: Option<ReadBuf>,
     spare: Option<Vec<u8>>,
     context: PieceContext,
     /// With [`PieceReader::range`]: where the range ends.
@@ -271,41 +272,34 @@ impl<R: Read> PieceReader<R> {
         if let Some(rest) = rest {
             want = want.min(rest.saturating_add(look));
         }
-        let (mut data, mut len) = match self.partial.take() {
+        let mut buf = match self.partial.take() {
             Some(partial) => partial,
             None => {
-                let mut data = self.spare.take().unwrap_or_default();
-                if data.capacity() == 0 {
-                    // Zeroed by the allocator (fresh pages from the
-                    // kernel): no pass over a megabyte that a small input
-                    // never reaches.
-                    let first = self.carry.len() + self.target + look.min(self.target);
-                    data = vec![0; want.min(first)];
-                }
-                let len = self.carry.len();
-                if data.len() < len {
-                    data.resize(len, 0);
-                }
-                data[..len].copy_from_slice(&self.carry);
-                (data, len)
+                let mut buf = ReadBuf::from_vec(self.spare.take().unwrap_or_default());
+                // Room for a first read of a piece and some lookahead: a
+                // large lookahead is read only where an input has it.
+                let keep = self.carry.len();
+                let first = keep + self.target + look.min(self.target);
+                buf.start_with(&self.carry, want.min(first).saturating_sub(keep));
+                buf
             }
         };
         let limit = loop {
             let mut paused = None;
-            while len < want && !self.eof {
-                if data.len() < want {
-                    // Grown as the bytes come: a large lookahead costs
-                    // only what an input really holds.
-                    let grow = want.min(data.len().saturating_mul(2).max(len + self.target));
-                    data.resize(grow, 0);
+            while buf.len() < want && !self.eof {
+                let len = buf.len();
+                let mut room = buf.room().min(want - len);
+                if room == 0 {
+                    // Grown as the bytes come (doubling): a large lookahead
+                    // costs only what an input really holds.
+                    room = (want - len).min(len.max(self.target));
                 }
-                let end = want.min(data.len());
-                match self.r.read(&mut data[len..end]) {
+                match self.r.read(buf.spare(room)) {
                     Ok(0) => self.eof = true,
-                    Ok(k) => len += k,
+                    Ok(k) => buf.filled_by(k),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) => {
-                        let whole = self.cut_at(&data[..len], rest).is_ok()
+                        let whole = self.cut_at(buf.filled(), rest).is_ok()
                             && rest.map_or(true, |rest| rest > len);
                         if whole {
                             // What is read makes a piece: it comes first.
@@ -313,12 +307,12 @@ impl<R: Read> PieceReader<R> {
                             break;
                         }
                         if e.kind() == io::ErrorKind::WouldBlock {
-                            paused = self.live_cut(&data[..len]);
+                            paused = self.live_cut(buf.filled());
                             if paused.is_some() {
                                 break;
                             }
                         }
-                        self.partial = Some((data, len));
+                        self.partial = Some(buf);
                         return Err(e);
                     }
                 }
@@ -326,7 +320,7 @@ impl<R: Read> PieceReader<R> {
             if let Some(c) = paused {
                 break c;
             }
-            match self.cut_at(&data[..len], rest) {
+            match self.cut_at(buf.filled(), rest) {
                 Ok(c) => break c,
                 Err(more) => want = more,
             }
@@ -336,7 +330,7 @@ impl<R: Read> PieceReader<R> {
         }
         let at_end = self.eof && self.pending.is_none();
         self.done |= at_end;
-        Ok(Some(self.piece(data, len, limit, at_end)))
+        Ok(Some(self.piece(buf, limit, at_end)))
     }
 
     /// The lookahead read before a cut is looked for (see
@@ -419,19 +413,16 @@ impl<R: Read> PieceReader<R> {
         }
         self.done = true;
         self.eof = true;
-        let (data, len) = match self.partial.take() {
+        let buf = match self.partial.take() {
             Some(partial) => partial,
             None if self.carry.is_empty() => return None,
             None => {
-                let mut data = self.spare.take().unwrap_or_default();
-                let len = self.carry.len();
-                if data.len() < len {
-                    data.resize(len, 0);
-                }
-                data[..len].copy_from_slice(&self.carry);
-                (data, len)
+                let mut buf = ReadBuf::from_vec(self.spare.take().unwrap_or_default());
+                buf.start_with(&self.carry, 0);
+                buf
             }
         };
+        let len = buf.len();
         if len == 0 {
             return None;
         }
@@ -439,13 +430,15 @@ impl<R: Read> PieceReader<R> {
             Some(stop) => usize::try_from(stop - self.offset).map_or(len, |r| r.min(len)),
             None => len,
         };
-        Some(self.piece(data, len, limit, true))
+        Some(self.piece(buf, limit, true))
     }
 
     /// Makes the piece `data[..limit]` (lookahead to `len`) and moves the
     /// reader past it.
-    fn piece(&mut self, data: Vec<u8>, len: usize, limit: usize, at_end: bool) -> Piece {
+    fn piece(&mut self, buf: ReadBuf, limit: usize, at_end: bool) -> Piece {
         let context = self.context;
+        let data = buf.filled();
+        let len = data.len();
         // No URL crosses an empty line, and no piece follows the last one.
         let fresh = at_end || (limit >= 2 && data[limit - 2..limit] == *b"\n\n");
         self.context = if let Some(scanner) = self.naked.filter(|_| !fresh) {
@@ -464,8 +457,7 @@ impl<R: Read> PieceReader<R> {
         let offset = self.offset;
         self.offset += limit as u64;
         Piece {
-            data,
-            len,
+            buf,
             limit,
             offset,
             at_end,
@@ -475,9 +467,9 @@ impl<R: Read> PieceReader<R> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::scan::Match;
+    use crate::matches::Match;
 
     proptest::proptest! {
         /// The search for the last mbox message start agrees with the
@@ -636,6 +628,84 @@ mod tests {
                     "{most}"
                 );
             }
+        }
+    }
+
+    /// A file as the kernel reads it (full reads until its end) that
+    /// records whether each read's destination was aligned.
+    pub(crate) struct Aligned<'a> {
+        pub(crate) text: &'a [u8],
+        pub(crate) reads: usize,
+        pub(crate) unaligned: usize,
+    }
+
+    impl Read for Aligned<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.text.len());
+            // (Where a read that returns nothing would go does not count.)
+            if n > 0 {
+                self.reads += 1;
+                self.unaligned += usize::from(buf.as_ptr() as usize % ReadBuf::ALIGN != 0);
+            }
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    /// Mail with lines of every length, so that pieces carry over any
+    /// number of bytes.
+    pub(crate) fn ragged_mail(n: usize) -> Vec<u8> {
+        let mut text = Vec::new();
+        for i in 0..n {
+            text.extend_from_slice(b"From a@b Tue Jan 12 14:02:11 1993\nSubject: x\n\n");
+            text.extend_from_slice(&vec![b'y'; i * 37 % 1500]);
+            text.extend_from_slice(b" <URL:http://a.example/x> z\n\n");
+        }
+        text
+    }
+
+    /// Every read of a piece lands at an aligned address, however many
+    /// bytes were carried over, in ranges and with a bounded lookahead too.
+    #[test]
+    fn every_read_lands_aligned() {
+        let text = ragged_mail(3000);
+        let scanner = Scanner::new().mime(false);
+        let look = scanner.get_limits().max_bytes;
+        for target in [1000, 4096, 65536, 1 << 20] {
+            let mut rec = Aligned {
+                text: &text,
+                reads: 0,
+                unaligned: 0,
+            };
+            let mut pr = PieceReader::new(&mut rec, target, look);
+            let mut pieces = 0;
+            while let Some(p) = pr.read_piece().unwrap() {
+                pieces += 1;
+                pr.recycle(p.into_buffer());
+            }
+            assert!(pieces >= text.len() / target.max(text.len() / 2) / 2);
+            drop(pr);
+            assert!(rec.reads > 1);
+            assert_eq!(rec.unaligned, 0, "target {target}: {} reads", rec.reads);
+
+            let mut rec = Aligned {
+                text: &text[1000..],
+                reads: 0,
+                unaligned: 0,
+            };
+            let start = 1000 + memchr::memchr(b'\n', &text[1000..]).unwrap() as u64 + 1;
+            rec.text = &text[start as usize..];
+            let stop = text.len() as u64 - 77;
+            let stop = memchr::memrchr(b'\n', &text[..stop as usize]).unwrap() as u64 + 1;
+            let mut pr = PieceReader::new(&mut rec, target, look)
+                .range(start, stop)
+                .max_lines(3);
+            while let Some(p) = pr.read_piece().unwrap() {
+                pr.recycle(p.into_buffer());
+            }
+            drop(pr);
+            assert_eq!(rec.unaligned, 0, "range, target {target}");
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Finding URLs in free text: RFC 1738's Appendix ("Recommendations for URLs
-//! in Context") made exact by `extraction-contract.md`.
+//! in Context") made exact by the rules of `docs/rules.md`.
 //!
 //! The scanner looks only at `<`. A `<` opens a *candidate* when `URL:`
 //! follows it at once (any case: the *wrapped* form) or a scheme name and
@@ -8,31 +8,28 @@
 //! only line-break whitespace in the bracketed form), stripping the reply
 //! quote prefix of the opening line from each continuation line, and noting
 //! every line break that follows a `-`. A `<`, a blank line, the end of the
-//! input or one of the [`Limits`] abandons it, and scanning goes on right
+//! input or one of the [`Limits`](crate::Limits) abandons it, and scanning goes on right
 //! after its `<`, so no later URL is lost. What is left is validated by
-//! [`Url::parse_with`]; under the hyphen rule each reading is tried.
+//! [`Url::parse_with`](crate::Url::parse_with); under the hyphen rule each reading is tried.
 //!
 //! Every `<` is looked at once and every byte is followed by at most one
 //! candidate (a `<` ends any candidate), so time is linear in the input;
-//! a candidate never holds more than [`Limits::max_bytes`] source bytes, so
+//! a candidate never holds more than [`Limits::max_bytes`](crate::Limits::max_bytes) source bytes, so
 //! memory is bounded whatever the input.
 //!
 //! The engine here (`Engine`) works on a window of the input: a whole slice
-//! for [`Scanner::extract`], or one piece of a stream with its lookahead
-//! ([`Scanner::scan_piece_each`]), which the one streaming reader
+//! for [`Scanner::extract`](crate::Scanner::extract), or one piece of a stream with its lookahead
+//! ([`Scanner::scan_piece_each`](crate::Scanner::scan_piece_each)), which the one streaming reader
 //! ([`crate::PieceReader`]) cuts at line starts for every front end.
-
-use std::borrow::Cow;
-use std::fmt;
-use std::sync::Arc;
 
 use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
-use crate::mime::{Encoding, MimeScan};
+use crate::matches::{Form, Hyphen, Match, Rejection, Span, Unclosed};
 use crate::naked::{Found, Naked, Step};
-use crate::url::{Policy, Url};
-use crate::wide::Wide;
+use crate::settings::Scanner;
+use crate::url::Url;
+use crate::wide::Skip;
 
 /// Byte classes of the Appendix rules, one bit per class (the scheme name
 /// of rule 1 is RFC 1738's, [`crate::class::scheme_run`]).
@@ -99,576 +96,12 @@ mod class {
 
 const ESC: u8 = 0x1b;
 
-/// Bounds that keep one candidate from holding the stream.
-///
-/// No real URL comes near the defaults; text that does (an unclosed
-/// `<URL:` followed by megabytes) is abandoned at the bound and scanning
-/// resumes right after its `<`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Most source bytes from the opening `<` to the closing `>` inclusive.
-    pub max_bytes: usize,
-    /// Most line breaks inside one candidate.
-    pub max_lines: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_bytes: 16 * 1024,
-            max_lines: 100,
-        }
-    }
-}
-
-/// How a URL stands in the text (RFC 1738, Appendix).
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Form {
-    /// `<URL:scheme:...>`, the recommended wrapper; all whitespace inside is
-    /// ignored.
-    Wrapped,
-    /// `<scheme:...>`, bare angle brackets; only line-break whitespace is
-    /// ignored.
-    Bracketed,
-    /// `scheme:...` without brackets, reported only when asked for
-    /// ([`Scanner::naked`]; contract rules 14 to 17); never crosses a line.
-    Naked,
-}
-
-impl Form {
-    /// `"wrapped"`, `"bracketed"` or `"naked"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Form::Wrapped => "wrapped",
-            Form::Bracketed => "bracketed",
-            Form::Naked => "naked",
-        }
-    }
-}
-
-/// What the hyphen rule decided for the line breaks that follow a `-`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Hyphen {
-    /// Every such hyphen was kept.
-    Kept,
-    /// Every such hyphen was dropped (keeping it gave no valid URL).
-    Dropped,
-    /// Some were kept and some dropped (several hyphen breaks).
-    Mixed,
-}
-
-impl Hyphen {
-    /// `"kept"`, `"dropped"` or `"mixed"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Hyphen::Kept => "kept",
-            Hyphen::Dropped => "dropped",
-            Hyphen::Mixed => "mixed",
-        }
-    }
-}
-
-/// Which reading to report when the hyphen rule leaves two valid ones.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum HyphenChoice {
-    /// The hyphen-kept reading (the contract's choice).
-    #[default]
-    Keep,
-    /// The hyphen-dropped reading.
-    Drop,
-    /// Both readings.
-    Both,
-}
-
-/// Why a candidate was abandoned before its closing `>` (or, for a naked
-/// one, before its end).
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Unclosed {
-    /// A blank line came first.
-    BlankLine,
-    /// Another `<` came first.
-    LessThan,
-    /// The input ended first.
-    EndOfInput,
-    /// A blank between two characters of one line in the bracketed form.
-    Blank,
-    /// Longer than [`Limits::max_bytes`].
-    TooLong,
-    /// More line breaks than [`Limits::max_lines`].
-    TooManyLines,
-    /// A naked candidate that runs on for [`Limits::max_bytes`] or more.
-    RunTooLong,
-}
-
-impl fmt::Display for Unclosed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Unclosed::BlankLine => "unclosed: a blank line before '>'",
-            Unclosed::LessThan => "unclosed: another '<' before '>'",
-            Unclosed::EndOfInput => "unclosed: end of input before '>'",
-            Unclosed::Blank => "not a URL: a blank inside one line of <scheme:...>",
-            Unclosed::TooLong => "unclosed: longer than the candidate byte limit",
-            Unclosed::TooManyLines => "unclosed: more lines than the candidate line limit",
-            Unclosed::RunTooLong => "not a URL: a naked candidate as long as the byte limit",
-        })
-    }
-}
-
-/// Why a candidate is not a URL.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rejection {
-    /// Closed by `>`, but not a URL by RFC 1738 section 5.
-    Invalid(ParseError),
-    /// Abandoned before a closing `>`.
-    Unclosed(Unclosed),
-}
-
-impl fmt::Display for Rejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Rejection::Invalid(e) => e.fmt(f),
-            Rejection::Unclosed(u) => u.fmt(f),
-        }
-    }
-}
-
-/// A byte range `start..end` of the input, in absolute offsets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Span {
-    /// First byte.
-    pub start: u64,
-    /// One past the last byte.
-    pub end: u64,
-}
-
-/// One URL found in the text (or, when asked for, one rejected candidate).
-///
-/// The URL bytes are owned: a URL broken across lines is joined from
-/// several pieces of the source, which [`Match::spans`] lists.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Match {
-    bytes: Vec<u8>,
-    alternative: Option<Vec<u8>>,
-    form: Form,
-    pub(crate) offset: u64,
-    pub(crate) end: u64,
-    pub(crate) line: u64,
-    pub(crate) column: u64,
-    pub(crate) spans: Vec<Span>,
-    pub(crate) encoding: Option<Encoding>,
-    pub(crate) content_type: Option<Arc<str>>,
-    pub(crate) forwarded_id: Option<Arc<str>>,
-    broken: bool,
-    quoted: bool,
-    hyphen: Option<Hyphen>,
-    policy: Policy,
-    rejection: Option<Rejection>,
-}
-
-impl Match {
-    /// The URL as text: joined, whitespace and quote prefixes removed, the
-    /// hyphen rule applied, a `#fragment` included. Always ASCII for a valid
-    /// match; a rejected candidate's bytes are shown lossily.
-    pub fn as_str(&self) -> Cow<'_, str> {
-        String::from_utf8_lossy(&self.bytes)
-    }
-
-    /// The URL bytes (see [`Match::as_str`]).
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-
-    /// The parsed URL, or `None` for a rejected candidate.
-    pub fn url(&self) -> Option<Url<'_>> {
-        match self.rejection {
-            None => Url::parse_with(&self.bytes, self.policy).ok(),
-            Some(_) => None,
-        }
-    }
-
-    /// Whether this is a URL (not a rejected candidate).
-    pub fn is_valid(&self) -> bool {
-        self.rejection.is_none()
-    }
-
-    /// Why the candidate was rejected, if it was.
-    pub fn rejection(&self) -> Option<Rejection> {
-        self.rejection
-    }
-
-    /// The parse error of a candidate closed by `>` that is not a URL.
-    pub fn error(&self) -> Option<ParseError> {
-        match self.rejection {
-            Some(Rejection::Invalid(e)) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// Wrapped `<URL:...>`, bracketed `<scheme:...>` or naked.
-    pub fn form(&self) -> Form {
-        self.form
-    }
-
-    /// Byte offset of the opening `<` (of a naked URL: of its scheme's
-    /// first letter).
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// Byte offset just past the closing `>` (for a rejected candidate, past
-    /// the last byte looked at).
-    pub fn end(&self) -> u64 {
-        self.end
-    }
-
-    /// 1-based line of the opening `<` (lines end at LF).
-    pub fn line(&self) -> u64 {
-        self.line
-    }
-
-    /// 1-based byte column of the opening `<`.
-    pub fn column(&self) -> u64 {
-        self.column
-    }
-
-    /// The source byte ranges the URL was joined from, in order.
-    pub fn spans(&self) -> &[Span] {
-        &self.spans
-    }
-
-    /// How the text it was found in was encoded (contract rule 11), when
-    /// MIME reading is on and it was: quoted-printable or base64. The
-    /// positions are those of the raw bytes all the same (rule 13).
-    pub fn encoding(&self) -> Option<Encoding> {
-        self.encoding
-    }
-
-    /// The content type (`type/subtype`, lower case) of the MIME part it
-    /// was found in, when that is not the plain text of a top-level
-    /// message or a header block: a part of a multipart, a forwarded
-    /// message's body, or an encoded body.
-    pub fn content_type(&self) -> Option<&str> {
-        self.content_type.as_deref()
-    }
-
-    /// The `Message-ID` of the forwarded message (a `message/rfc822` or
-    /// `message/news` part, the innermost one) it was found in, headers
-    /// included, as written (trimmed); `None` outside forwarded messages,
-    /// when that message has none, or for a match in its header block
-    /// before the end of a long header cut by the stream. A top-level
-    /// message's id is the caller's to find (the command's
-    /// `--message-id`).
-    pub fn forwarded_message_id(&self) -> Option<&str> {
-        self.forwarded_id.as_deref()
-    }
-
-    /// Whether the URL crossed a line break.
-    pub fn is_broken(&self) -> bool {
-        self.broken
-    }
-
-    /// Whether a reply-quote prefix was stripped from a continuation line.
-    pub fn is_quoted(&self) -> bool {
-        self.quoted
-    }
-
-    /// The hyphen rule's decision, when a line break followed a `-`.
-    pub fn hyphen(&self) -> Option<Hyphen> {
-        self.hyphen
-    }
-
-    /// The other valid reading when the hyphen rule left two (the
-    /// hyphen-dropped one).
-    pub fn alternative(&self) -> Option<Cow<'_, str>> {
-        self.alternative.as_deref().map(String::from_utf8_lossy)
-    }
-
-    /// Whether the hyphen rule left two valid readings.
-    pub fn is_ambiguous(&self) -> bool {
-        self.alternative.is_some()
-    }
-
-    /// The policy the URL was validated with.
-    pub fn policy(&self) -> Policy {
-        self.policy
-    }
-
-    /// The URL text to report under a [`HyphenChoice`]: one reading, or two
-    /// for [`HyphenChoice::Both`] on an ambiguous match.
-    pub fn readings(&self, choice: HyphenChoice) -> impl Iterator<Item = &[u8]> {
-        let (first, second) = match (choice, self.alternative.as_deref()) {
-            (HyphenChoice::Drop, Some(alt)) => (alt, None),
-            (HyphenChoice::Both, Some(alt)) => (&self.bytes[..], Some(alt)),
-            _ => (&self.bytes[..], None),
-        };
-        std::iter::once(first).chain(second)
-    }
-
-    /// Moves the match by `offset` bytes and `lines` lines, for callers that
-    /// scan a haystack in pieces (each piece starting at a line start) and
-    /// learn where a piece stands only afterwards.
-    pub fn rebase(&mut self, offset: u64, lines: u64) {
-        self.offset += offset;
-        self.end += offset;
-        self.line += lines;
-        for s in &mut self.spans {
-            s.start += offset;
-            s.end += offset;
-        }
-    }
-}
-
-/// The extractor's settings: validation policy, limits and what to report.
-///
-/// Cheap to clone; one per thread is the intended use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scanner {
-    policy: Policy,
-    limits: Limits,
-    rejected: bool,
-    mime: bool,
-    naked: bool,
-}
-
-impl Default for Scanner {
-    fn default() -> Self {
-        Scanner {
-            policy: Policy::default(),
-            limits: Limits::default(),
-            rejected: false,
-            mime: true,
-            naked: false,
-        }
-    }
-}
-
-impl Scanner {
-    /// The contract's defaults: lenient validation, default limits, URLs
-    /// only, MIME read (rules 10 to 13).
-    pub fn new() -> Scanner {
-        Scanner::default()
-    }
-
-    /// With `false`, the raw reading: every byte is text read by rules 1
-    /// to 9 alone, as before MIME. With `true` (the default), messages
-    /// are taken apart as rules 10 to 13 say: quoted-printable and base64
-    /// text decoded, HTML and attachments left out, each match at the raw
-    /// bytes that encode it. Input without MIME headers reads the same
-    /// either way.
-    ///
-    /// ```
-    /// let mail = b"Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n\
-    ///              See <http://a.example/very-long=\n-path>.\n";
-    /// let found = urlsift::Scanner::new().extract(mail);
-    /// assert_eq!(found[0].as_str(), "http://a.example/very-long-path");
-    /// assert_eq!((found[0].line(), found[0].column()), (4, 5));
-    /// assert_eq!(found[0].encoding().map(|e| e.as_str()), Some("qp"));
-    /// assert!(urlsift::Scanner::new().mime(false).extract(mail)[0].as_str().contains('='));
-    /// ```
-    pub fn mime(mut self, yes: bool) -> Scanner {
-        self.mime = yes;
-        self
-    }
-
-    /// Whether MIME is read (see [`Scanner::mime`]).
-    pub fn get_mime(&self) -> bool {
-        self.mime
-    }
-
-    /// Validates with `policy` (contract rule 7).
-    pub fn policy(mut self, policy: Policy) -> Scanner {
-        self.policy = policy;
-        self
-    }
-
-    /// Sets the bounds on one candidate.
-    pub fn limits(mut self, limits: Limits) -> Scanner {
-        self.limits = Limits {
-            max_bytes: limits.max_bytes.max(8),
-            max_lines: limits.max_lines,
-        };
-        self
-    }
-
-    /// Also reports rejected candidates, each with its [`Rejection`].
-    pub fn rejected(mut self, yes: bool) -> Scanner {
-        self.rejected = yes;
-        self
-    }
-
-    /// Also reports naked URLs, `scheme:...` without brackets (contract
-    /// rules 14 to 17), merged with the others in offset order. Off by
-    /// default: without delimiters nothing says for sure where such a URL
-    /// ends.
-    ///
-    /// ```
-    /// let text = b"See https://example.org/a_(b). Or <URL:ftp://ftp.example/\n  pub/x> (ftp://h.example/y).";
-    /// let found = urlsift::Scanner::new().naked(true).extract(text);
-    /// let urls: Vec<_> = found.iter().map(|m| (m.form().as_str(), m.as_str())).collect();
-    /// assert_eq!(urls, [
-    ///     ("naked", "https://example.org/a_(b)".into()),
-    ///     ("wrapped", "ftp://ftp.example/pub/x".into()),
-    ///     ("naked", "ftp://h.example/y".into()),
-    /// ]);
-    /// ```
-    pub fn naked(mut self, yes: bool) -> Scanner {
-        self.naked = yes;
-        self
-    }
-
-    /// Whether naked URLs are reported.
-    pub fn get_naked(&self) -> bool {
-        self.naked
-    }
-
-    /// The configured policy.
-    pub fn get_policy(&self) -> Policy {
-        self.policy
-    }
-
-    /// The configured limits.
-    pub fn get_limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// All matches in `haystack`.
-    ///
-    /// ```
-    /// let text = b"see <URL:ftp://ds.in\n  ternic.net/rfc> today";
-    /// let found = urlsift::Scanner::new().extract(text);
-    /// assert_eq!(found[0].as_str(), "ftp://ds.internic.net/rfc");
-    /// assert!(found[0].is_broken());
-    /// ```
-    pub fn extract(&self, haystack: &[u8]) -> Vec<Match> {
-        let mut out = Vec::new();
-        if self.mime {
-            let mut scan = MimeScan::new(*self, 64 * 1024);
-            scan.feed(haystack, &mut |m| out.push(m.clone()));
-            scan.finish(&mut |m| out.push(m.clone()));
-            return out;
-        }
-        let mut engine = Engine::new(*self);
-        engine.scan(haystack, 0, true, haystack.len(), &mut |m| {
-            out.push(m.clone())
-        });
-        out
-    }
-
-    /// Scans one piece of a larger haystack that the caller splits itself
-    /// (to share one big file among threads). This is the raw reading
-    /// whatever [`Scanner::mime`] says: MIME state lives across pieces, so
-    /// a MIME reading of a stream in pieces goes through a
-    /// [`crate::PushScanner`] (see [`crate::PushScanner::feed_each`]).
-    ///
-    /// `piece` must start at a line start of the whole haystack. Candidates
-    /// whose `<` lies before `limit` are reported; bytes after `limit` are
-    /// read only to finish them, so `piece` should reach at least
-    /// [`Limits::max_bytes`] past `limit` or to the end of the haystack
-    /// (`at_end`). Offsets and lines in the result count from the piece's
-    /// start (line 1); [`Match::rebase`] moves them. Also returns the number
-    /// of line feeds before `limit`, to compute the next piece's first line.
-    pub fn scan_piece(&self, piece: &[u8], limit: usize, at_end: bool) -> (Vec<Match>, u64) {
-        self.scan_piece_in(piece, limit, at_end, &PieceContext::default())
-    }
-
-    /// Like [`Scanner::scan_piece`] for a piece that may start inside a
-    /// line: `context` says what the scanner needs to know of the bytes
-    /// before the piece (see [`PieceContext::advance`]). Columns count from
-    /// the real line start; offsets still count from the piece's start.
-    pub fn scan_piece_in(
-        &self,
-        piece: &[u8],
-        limit: usize,
-        at_end: bool,
-        context: &PieceContext,
-    ) -> (Vec<Match>, u64) {
-        let mut out = Vec::new();
-        let lines =
-            self.scan_piece_each(piece, limit, at_end, context, &mut |m| out.push(m.clone()));
-        (out, lines)
-    }
-
-    /// Like [`Scanner::scan_piece_in`], handing each match to `each` as it
-    /// is found instead of collecting them (memory stays flat however
-    /// dense the matches). The match lives in the scanner's own buffers
-    /// until the next one: look at it, [`Match::rebase`] it, or clone it;
-    /// nothing is allocated per match. Returns the number of line feeds
-    /// before `limit`.
-    pub fn scan_piece_each(
-        &self,
-        piece: &[u8],
-        limit: usize,
-        at_end: bool,
-        context: &PieceContext,
-        each: &mut dyn FnMut(&mut Match),
-    ) -> u64 {
-        self.scan_piece_counting(piece, limit, at_end, context, true, each)
-    }
-
-    /// [`Scanner::scan_piece_each`]; with `count_rest` false, line feeds
-    /// are counted only as far as the matches need (their line numbers and
-    /// quoting), not to `limit`, and the count returned stops there too: for
-    /// a caller that wants no line numbers, or none after this piece.
-    pub fn scan_piece_counting(
-        &self,
-        piece: &[u8],
-        limit: usize,
-        at_end: bool,
-        context: &PieceContext,
-        count_rest: bool,
-        each: &mut dyn FnMut(&mut Match),
-    ) -> u64 {
-        let mut engine = Engine::for_piece(*self, context);
-        let back = context.column;
-        let limit = limit.min(piece.len());
-        engine.scan(piece, back, at_end, limit, &mut |m| {
-            m.offset -= back;
-            m.end -= back;
-            for s in &mut m.spans {
-                s.start -= back;
-                s.end -= back;
-            }
-            each(m)
-        });
-        if count_rest {
-            engine.count_lines(piece, back, back + limit as u64);
-        }
-        engine.count.line - 1
-    }
-
-    /// How far the bytes of `piece` alone decide its candidates: the
-    /// offset of the `<` of the first candidate that would need bytes past
-    /// the piece, or the piece's length. `piece` starts where `context`
-    /// says (a line start for the default). A reader of a live stream cuts
-    /// there to scan what has come at once, without waiting for the
-    /// lookahead ([`PieceReader::live`](crate::PieceReader::live)): what
-    /// is decided does not depend on the bytes beyond.
-    ///
-    /// ```
-    /// let s = urlsift::Scanner::new();
-    /// let ctx = urlsift::PieceContext::default();
-    /// assert_eq!(s.decided(b"<news:a.b> more", &ctx), 15);
-    /// assert_eq!(s.decided(b"<news:a.b> <URL:http://c.d/\n", &ctx), 11);
-    /// ```
-    pub fn decided(&self, piece: &[u8], context: &PieceContext) -> usize {
-        let cfg = Scanner {
-            rejected: false,
-            ..*self
-        };
-        let mut engine = Engine::for_piece(cfg, context);
-        engine.scan(piece, context.column, false, piece.len(), &mut |_| {})
-    }
-}
-
 /// What scanning a piece of a haystack needs to know of the bytes before
 /// it: how far into its line the piece starts, that line's reply-quote
 /// prefix, and whether an ISO-2022-JP two-byte run is open; with naked URLs
 /// on, also how much of the piece a URL reported before it covers. A piece
 /// that starts at a line start needs the default (empty) context, unless
-/// naked URLs are on (see [`PieceContext::advance_scanning`]).
+/// naked URLs are on (see [`PieceContext::advance_scanning`](crate::PieceContext::advance_scanning)).
 ///
 /// ```
 /// use urlsift::{PieceContext, Scanner};
@@ -695,7 +128,7 @@ pub struct PieceContext {
 impl PieceContext {
     /// Moves the context past `bytes`, the bytes that follow it. A cut must
     /// not split an escape sequence: the two bytes after an ESC stay with it.
-    /// With naked URLs on, use [`PieceContext::advance_scanning`]: what a
+    /// With naked URLs on, use [`PieceContext::advance_scanning`](crate::PieceContext::advance_scanning): what a
     /// URL reported in `bytes` hides of the next piece depends on the
     /// bytes after them too.
     pub fn advance(&mut self, bytes: &[u8]) {
@@ -722,13 +155,13 @@ impl PieceContext {
 
 impl PieceContext {
     /// Moves the context past `bytes[..cut]` for `scanner`, which
-    /// `bytes[cut..]` follow: at least [`Limits::max_bytes`] of them, or all
+    /// `bytes[cut..]` follow: at least [`Limits::max_bytes`](crate::Limits::max_bytes) of them, or all
     /// up to the end of the input (`at_end`), as a piece's lookahead.
-    /// Without naked URLs this is [`PieceContext::advance`]; with them it
+    /// Without naked URLs this is [`PieceContext::advance`](crate::PieceContext::advance); with them it
     /// also learns which bytes after `cut` a URL that starts before it
     /// covers (a `<...>` broken across the cut's line start, or a naked URL
     /// across a cut inside a line), by scanning the last
-    /// [`Limits::max_bytes`] before `cut`: whatever started earlier has
+    /// [`Limits::max_bytes`](crate::Limits::max_bytes) before `cut`: whatever started earlier has
     /// ended before `cut`.
     ///
     /// ```
@@ -760,6 +193,46 @@ impl PieceContext {
     }
 }
 
+/// Scans one piece for [`Scanner::scan_piece_counting`](crate::Scanner::scan_piece_counting): matches at
+/// offsets from the piece's start; the line feeds before `limit` (or as
+/// far as the matches need, without `count_rest`).
+pub(crate) fn scan_piece(
+    cfg: Scanner,
+    piece: &[u8],
+    limit: usize,
+    at_end: bool,
+    context: &PieceContext,
+    count_rest: bool,
+    each: &mut dyn FnMut(&mut Match),
+) -> u64 {
+    let mut engine = Engine::for_piece(cfg, context);
+    let back = context.column;
+    let limit = limit.min(piece.len());
+    engine.scan(piece, back, at_end, limit, &mut |m| {
+        m.offset -= back;
+        m.end -= back;
+        for s in &mut m.spans {
+            s.start -= back;
+            s.end -= back;
+        }
+        each(m)
+    });
+    if count_rest {
+        engine.count_lines(piece, back, back + limit as u64);
+    }
+    engine.count.line - 1
+}
+
+/// How far `piece` alone decides its candidates ([`Scanner::decided`](crate::Scanner::decided)).
+pub(crate) fn decided(cfg: Scanner, piece: &[u8], context: &PieceContext) -> usize {
+    let cfg = Scanner {
+        rejected: false,
+        ..cfg
+    };
+    let mut engine = Engine::for_piece(cfg, context);
+    engine.scan(piece, context.column, false, piece.len(), &mut |_| {})
+}
+
 /// The ISO-2022-JP two-byte state after `bytes`, starting from `jis`
 /// (contract rule 8; a line feed also ends a run, as RFC 1468 lines end in
 /// ASCII).
@@ -784,17 +257,6 @@ fn jis_after(mut jis: bool, bytes: &[u8]) -> bool {
         }
         i = p + 1;
     }
-}
-
-/// Returns every URL in `haystack` under the contract's defaults.
-///
-/// ```
-/// let found = urlsift::extract(b"Try <http://example.com/> or <a@b.org>.");
-/// assert_eq!(found.len(), 1);
-/// assert_eq!(found[0].as_str(), "http://example.com/");
-/// ```
-pub fn extract(haystack: &[u8]) -> Vec<Match> {
-    Scanner::new().extract(haystack)
 }
 
 /// The reply-quote prefix of a line (contract rule 4), built byte by byte
@@ -926,48 +388,6 @@ enum Next {
     End,
     /// The naked candidate at this colon needs more input.
     Wait(usize),
-}
-
-/// The search for `<`, the only work the hot loop does on plain text. With
-/// AVX-512 it is [`Wide::find`]; with AVX2 the searcher is built once per
-/// engine and called directly: `<` comes every few hundred bytes in mail,
-/// and `memchr`'s per-call dispatch was a tenth of the search's cost.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Skip {
-    byte: u8,
-    /// The 64-byte search, where the CPU has it.
-    wide: Option<Wide>,
-    #[cfg(target_arch = "x86_64")]
-    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
-}
-
-impl Skip {
-    /// The search for `<`.
-    fn new() -> Skip {
-        Skip::byte(b'<')
-    }
-
-    /// The search for `byte` (the naked pass looks for ':').
-    pub(crate) fn byte(byte: u8) -> Skip {
-        Skip {
-            byte,
-            wide: Wide::detect(),
-            #[cfg(target_arch = "x86_64")]
-            avx2: memchr::arch::x86_64::avx2::memchr::One::new(byte),
-        }
-    }
-
-    #[inline]
-    pub(crate) fn find(&self, haystack: &[u8]) -> Option<usize> {
-        if let Some(wide) = self.wide {
-            return wide.find(haystack, self.byte);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(one) = &self.avx2 {
-            return one.find(haystack);
-        }
-        memchr(self.byte, haystack)
-    }
 }
 
 /// An engine's scratch buffers, kept per thread from one engine to the
@@ -1305,6 +725,19 @@ impl Engine {
             self.line_state(buf, base, retain);
         }
         retain
+    }
+
+    /// The 1-based line of absolute offset `at` (in `buf`, and at or
+    /// after where the window the engine keeps starts): counted forward,
+    /// or back from where counting got.
+    pub(crate) fn line_at(&mut self, buf: &[u8], base: u64, at: u64) -> u64 {
+        if at >= self.count.counted {
+            self.count_lines(buf, base, at);
+            return self.count.line;
+        }
+        let from = (at.max(base) - base) as usize;
+        let to = ((self.count.counted - base) as usize).min(buf.len());
+        self.count.line - bytecount::count(&buf[from.min(to)..to], b'\n') as u64
     }
 
     /// Counts line feeds up to absolute offset `to` (which is in `buf`).
@@ -1732,6 +1165,9 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scanner::extract;
+    use crate::settings::Limits;
+    use crate::url::Policy;
 
     /// Without the count to the piece's end, the matches and their line
     /// numbers are the same; the count stops at the last match.

@@ -15,9 +15,11 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
+use crate::matches::Match;
 use crate::mime::MimeScan;
 use crate::pieces::{Piece, PieceReader};
-use crate::scan::{Match, Scanner};
+use crate::readbuf::ReadBuf;
+use crate::settings::Scanner;
 
 /// Bytes per piece: large enough that the lookahead a piece reads twice
 /// (its own candidates' tails) is a small share, small enough to stay in
@@ -101,7 +103,10 @@ enum Inner<R> {
 struct MimeRead<R> {
     reader: R,
     scan: Box<MimeScan>,
-    chunk: Vec<u8>,
+    /// Each read's bytes, at an aligned address ([`ReadBuf`]).
+    chunk: ReadBuf,
+    /// The most bytes a read asks for.
+    size: usize,
     out: VecDeque<Match>,
     done: bool,
 }
@@ -115,14 +120,17 @@ impl<R: Read> MimeRead<R> {
             if self.done {
                 return Ok(false);
             }
-            match self.reader.read(&mut self.chunk) {
+            self.chunk.start_with(&[], self.size);
+            match self.reader.read(self.chunk.spare(self.size)) {
                 Ok(0) => {
                     self.scan.finish(&mut |m| out.push_back(m.clone()));
                     self.done = true;
                 }
-                Ok(k) => self
-                    .scan
-                    .feed(&self.chunk[..k], &mut |m| out.push_back(m.clone())),
+                Ok(k) => {
+                    self.chunk.filled_by(k);
+                    self.scan
+                        .feed(self.chunk.filled(), &mut |m| out.push_back(m.clone()))
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
@@ -150,7 +158,8 @@ impl<R: Read> Extractor<R> {
             Inner::Mime(MimeRead {
                 reader,
                 scan: Box::new(MimeScan::new(scanner, piece)),
-                chunk: vec![0; piece.clamp(1, PIECE)],
+                chunk: ReadBuf::new(),
+                size: piece.clamp(1, PIECE),
                 out: VecDeque::new(),
                 done: false,
             })
@@ -327,6 +336,32 @@ impl PushScanner {
                 for mut m in self.finish() {
                     each(&mut m);
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod aligned_tests {
+    use super::*;
+    use crate::pieces::tests::{ragged_mail, Aligned};
+
+    /// The extractor's reads land aligned in both readings.
+    #[test]
+    fn extractor_reads_land_aligned() {
+        let text = ragged_mail(500);
+        for mime in [false, true] {
+            for piece in [4096, 1 << 20] {
+                let mut rec = Aligned {
+                    text: &text,
+                    reads: 0,
+                    unaligned: 0,
+                };
+                let scanner = Scanner::new().mime(mime);
+                let n = Extractor::with_buffer(&mut rec, scanner, piece).count();
+                assert_eq!(n, 500);
+                assert!(rec.reads > 0);
+                assert_eq!(rec.unaligned, 0, "mime {mime}, piece {piece}");
             }
         }
     }

@@ -132,6 +132,7 @@ pub fn run(cfg: Config) -> i32 {
         .limits(cfg.limits)
         .rejected(cfg.invalid)
         .mime(!cfg.raw)
+        .html(cfg.html)
         .naked(cfg.naked);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {

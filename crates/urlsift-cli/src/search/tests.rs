@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
+use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::*;
@@ -130,7 +132,7 @@ fn piecewise(text: &[u8], target: usize, s: Scanner) -> Vec<Match> {
     let mut got = Vec::new();
     let mut lines = 0;
     while let Some(p) = pr.next_piece() {
-        assert!(p.bytes().len() <= target + s.get_limits().max_bytes);
+        assert!(p.bytes().len() <= target + s.get_limits().max_bytes + urlsift::ReadBuf::ALIGN);
         let (ms, lf) = s.scan_piece_in(p.bytes(), p.limit, p.at_end, &p.context);
         for mut m in ms {
             m.rebase(p.offset, lines);
@@ -282,4 +284,113 @@ fn a_mailbox_range_starts_at_the_last_message_start_in_its_window() {
     }
     assert!(checked > 500, "{checked}");
     std::fs::remove_file(&path).unwrap();
+}
+
+/// Counts the reads whose destination is not page-aligned (only reads
+/// that return bytes: where a read at the end would go does not matter).
+struct Aligned<R> {
+    inner: R,
+    reads: Arc<AtomicUsize>,
+    unaligned: Arc<AtomicUsize>,
+}
+
+impl<R> Aligned<R> {
+    fn new(inner: R) -> Aligned<R> {
+        Aligned {
+            inner,
+            reads: Arc::default(),
+            unaligned: Arc::default(),
+        }
+    }
+
+    /// (reads, unaligned reads) so far.
+    fn counts(&self) -> (Arc<AtomicUsize>, Arc<AtomicUsize>) {
+        (self.reads.clone(), self.unaligned.clone())
+    }
+}
+
+impl<R: Read> Read for Aligned<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n > 0 {
+            self.reads.fetch_add(1, Ordering::Relaxed);
+            if buf.as_ptr() as usize % urlsift::ReadBuf::ALIGN != 0 {
+                self.unaligned.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Every path by which bytes enter reads them to an aligned address: a
+/// whole small file, a large file in pieces, a range of a large file, a
+/// stream such as standard input, and a compressed file (whose decoder
+/// reads the compressed bytes to an aligned address: its output is
+/// written in user space, in pieces of its own sizes).
+#[test]
+fn reads_land_aligned_on_every_path() {
+    let mut text = Vec::new();
+    for i in 0..40_000usize {
+        text.extend_from_slice(b"From a@b Tue Jan 12 14:02:11 1993\nSubject: x\n\n");
+        text.extend_from_slice(&vec![b'y'; i * 37 % 300]);
+        text.extend_from_slice(b" <URL:http://a.example/x> z\n\n");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.mbox");
+    std::fs::write(&big, &text).unwrap();
+    let small = dir.path().join("small.txt");
+    std::fs::write(&small, &text[..5000]).unwrap();
+    let gz = dir.path().join("big.mbox.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&text).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let s = urlsift::Scanner::new();
+    let drain = |mut pr: PieceReader<Box<dyn Read + Send>>| {
+        let mut n = 0;
+        while let Some(p) = pr.next_piece() {
+            n += p.bytes().len();
+            pr.recycle(p.into_buffer());
+        }
+        n
+    };
+
+    let inputs: [(&str, Box<dyn Read + Send>, bool); 3] = [
+        ("small file", Box::new(File::open(&small).unwrap()), false),
+        ("large file", Box::new(File::open(&big).unwrap()), false),
+        ("stream", Box::new(io::Cursor::new(text.clone())), true),
+    ];
+    for (what, r, stream) in inputs {
+        let rec = Aligned::new(r);
+        let (reads, unaligned) = rec.counts();
+        let rec: Box<dyn Read + Send> = Box::new(rec);
+        drain(match stream {
+            true => PieceReader::stream(rec, s),
+            false => PieceReader::new(rec, piece(), s),
+        });
+        assert!(reads.load(Ordering::Relaxed) > 0, "{what}");
+        assert_eq!(unaligned.load(Ordering::Relaxed), 0, "{what}");
+    }
+
+    let rec = Aligned::new(File::open(&gz).unwrap());
+    let (reads, unaligned) = rec.counts();
+    let codec = urlsift_archive::sniff::Codec::Gzip;
+    let decoded = urlsift_archive::sniff::decoder(codec, rec).unwrap();
+    assert!(drain(PieceReader::new(decoded, piece(), s)) >= text.len());
+    assert!(reads.load(Ordering::Relaxed) > 1);
+    assert_eq!(unaligned.load(Ordering::Relaxed), 0, "compressed file");
+
+    let file: &'static File = Box::leak(Box::new(File::open(&big).unwrap()));
+    let start = memchr::memchr(b'\n', &text[777_777..]).unwrap() as u64 + 777_778;
+    let stop = memchr::memrchr(b'\n', &text[..1_999_999]).unwrap() as u64 + 1;
+    let rec = Aligned::new(split::ReadAt { file, pos: start });
+    let (reads, unaligned) = rec.counts();
+    drain(PieceReader::new_range(
+        Box::new(rec),
+        1 << 18,
+        s,
+        start,
+        stop,
+    ));
+    assert!(reads.load(Ordering::Relaxed) > 1);
+    assert_eq!(unaligned.load(Ordering::Relaxed), 0, "range");
 }

@@ -8,7 +8,10 @@
 //! `Content-Type` and `Content-Transfer-Encoding`, multipart boundaries
 //! nested to [`MAX_DEPTH`], `message/rfc822` and `message/news` parts, and
 //! the bodies: plain text copied, quoted-printable and base64 decoded
-//! ([`qp`], [`base64`]), markup and non-text parts left out. Where one text
+//! ([`qp`], [`base64`]), HTML handed to the HTML reader (rules 18 to 22,
+//! [`crate::html`]: the decoders write the part's bytes to it, it writes
+//! the part's text here, placed through their map), other markup and
+//! non-text parts left out. Where one text
 //! ends and another begins (a boundary line, a `From ` line) it writes a
 //! blank line unless the text already ends in one, so no candidate crosses
 //! (rule 10).
@@ -30,7 +33,6 @@
 //! followed by more than [`HOLD`] blanks.
 
 mod base64;
-mod map;
 mod qp;
 mod structure;
 mod unchanged;
@@ -40,10 +42,12 @@ use std::sync::Arc;
 
 use memchr::{memchr, memrchr};
 
-pub use map::Encoding;
-pub(crate) use map::{Kind, Map, Place, Run};
+pub(crate) use crate::map::{Kind, Map, Out, Place, Run};
 
-use crate::scan::{Engine, Match, Scanner};
+use crate::html::{self, Found};
+use crate::matches::{Encoding, Match};
+use crate::scan::Engine;
+use crate::settings::{HtmlMode, Scanner};
 
 /// Most bytes the reader looks at past a line start to decide what the
 /// line is (a boundary line, a `From ` line, the first line of a message).
@@ -88,6 +92,9 @@ struct Frame {
     closed: bool,
     /// The Message-ID of the forwarded message it stands in, if any.
     forwarded: Option<Arc<str>>,
+    /// A plain text part of it was read (rule 18: in an alternative, the
+    /// HTML after it is not).
+    plain: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -140,20 +147,6 @@ fn all_blank(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| blank(b))
 }
 
-/// Where the reader writes: the decoded text (from decoded offset `base`)
-/// and its map.
-pub(crate) struct Out<'a> {
-    pub dec: &'a mut Vec<u8>,
-    pub base: u64,
-    pub map: &'a mut Map,
-}
-
-impl Out<'_> {
-    fn d(&self) -> u64 {
-        self.base + self.dec.len() as u64
-    }
-}
-
 /// The framing state machine (see the module doc).
 #[derive(Debug)]
 pub(crate) struct Reader {
@@ -176,6 +169,17 @@ pub(crate) struct Reader {
     b64: base64::State,
     /// The content type last given to a text part's matches.
     last_content_type: Option<Arc<str>>,
+    /// The settings (which HTML is read, and how hrefs are judged).
+    cfg: Scanner,
+    /// The HTML part being read (rules 18 to 22): the decoders write its
+    /// bytes to it, and it writes the text.
+    html: Option<Box<html::Part>>,
+    /// A step of an HTML part is running: the end of its text waits.
+    in_html: bool,
+    /// The HTML part ended at this raw offset, with this line difference.
+    html_end: Option<(u64, i64)>,
+    /// What HTML parts gave beside their text.
+    pub(crate) found: Found,
 }
 
 /// What a line start is.
@@ -185,8 +189,14 @@ enum Event {
 }
 
 impl Reader {
-    pub fn new() -> Reader {
+    /// A reader with the scanner's settings for HTML.
+    pub fn with(cfg: Scanner) -> Reader {
         Reader {
+            cfg,
+            html: None,
+            in_html: false,
+            html_end: None,
+            found: Found::default(),
             mode: Mode::Start,
             frames: Vec::new(),
             header: Header::default(),
@@ -213,6 +223,7 @@ impl Reader {
         let stop = loop {
             let step = match self.mode {
                 Mode::Start => self.start(&run, pos),
+                _ if self.html.is_some() => self.html_step(&mut run, pos, out),
                 Mode::Lead | Mode::Plain | Mode::Skip => self.fast(&mut run, pos, out),
                 Mode::Header | Mode::Qp | Mode::Base64 => self.lines(&mut run, pos, out),
             };
@@ -227,7 +238,54 @@ impl Reader {
 
     /// Ends the input: whatever a decoder holds is written.
     pub fn finish(&mut self, out: &mut Out<'_>) {
+        if let Some(mut part) = self.html.take() {
+            let mut side = Out {
+                base: part.base,
+                dec: &mut part.buf,
+                map: &mut part.map,
+            };
+            self.end_text(&mut side, None);
+            part.pump(out, &mut self.found, true);
+            self.delta += part.line_difference();
+            return;
+        }
         self.end_text(out, None);
+    }
+
+    /// One step in an HTML part: the decoders write to the part, which
+    /// then writes its text to `out`; where the part ends, its end is
+    /// read and the blank line after it written.
+    fn html_step(
+        &mut self,
+        run: &mut Pass<'_>,
+        pos: usize,
+        out: &mut Out<'_>,
+    ) -> Result<usize, usize> {
+        let mut part = self.html.take().expect("an HTML part");
+        self.in_html = true;
+        let step = {
+            let mut side = Out {
+                base: part.base,
+                dec: &mut part.buf,
+                map: &mut part.map,
+            };
+            match self.mode {
+                Mode::Lead | Mode::Plain | Mode::Skip => self.fast(run, pos, &mut side),
+                _ => self.lines(run, pos, &mut side),
+            }
+        };
+        self.in_html = false;
+        part.pump(out, &mut self.found, false);
+        match self.html_end.take() {
+            Some((at, delta)) => {
+                part.pump(out, &mut self.found, true);
+                let hdelta = part.line_difference();
+                self.delta += hdelta;
+                self.separate(out, at, delta + hdelta);
+            }
+            None => self.html = Some(part),
+        }
+        step
     }
 }
 
@@ -508,7 +566,7 @@ impl Reader {
             let (_, params) = content_type(value.unwrap_or_default());
             match params.into_iter().find(|(k, _)| k == "boundary") {
                 Some((_, boundary)) => {
-                    if h.alternative {
+                    if h.alternative && !self.html_read(true) {
                         self.mode = Mode::Skip;
                     } else {
                         self.frames.push(Frame {
@@ -517,6 +575,7 @@ impl Reader {
                             depth: h.depth,
                             closed: false,
                             forwarded: self.forwarded.clone(),
+                            plain: false,
                         });
                         self.mode = Mode::Plain;
                     }
@@ -536,9 +595,20 @@ impl Reader {
             }
             return;
         }
-        if !read_as_text(t, s) {
+        let is_html = (t.eq_ignore_ascii_case(b"text") && s.eq_ignore_ascii_case(b"html"))
+            || (t.eq_ignore_ascii_case(b"application") && s.eq_ignore_ascii_case(b"xhtml+xml"));
+        if is_html {
+            if !self.html_read(h.alternative) {
+                self.mode = Mode::Skip;
+                return;
+            }
+        } else if !read_as_text(t, s) {
             self.mode = Mode::Skip;
             return;
+        } else if h.alternative {
+            if let Some(f) = self.frames.last_mut() {
+                f.plain = true;
+            }
         }
         let cte = h.encoding.as_deref().map(py_strip).unwrap_or_default();
         let (mode, encoding) = if cte.eq_ignore_ascii_case(b"quoted-printable") {
@@ -550,12 +620,28 @@ impl Reader {
         };
         self.mode = mode;
         self.b64 = base64::State::default();
-        let content_type = (h.depth > 0 || encoding.is_some()).then(|| self.content_type_of(t, s));
+        let content_type =
+            (h.depth > 0 || encoding.is_some() || is_html).then(|| self.content_type_of(t, s));
         self.place = Place {
             encoding,
             content_type,
             message_id: self.forwarded.clone(),
         };
+        if is_html {
+            self.html = Some(Box::new(html::Part::new(&self.cfg, self.place.clone())));
+        }
+    }
+
+    /// Whether an HTML part, or with `alternative` a part of a
+    /// `multipart/alternative` that is HTML or a multipart, is read (rule
+    /// 18): in an alternative, by default only when no plain text part
+    /// came before it.
+    fn html_read(&self, alternative: bool) -> bool {
+        match self.cfg.get_html() {
+            HtmlMode::Never => false,
+            HtmlMode::Always => true,
+            HtmlMode::Fallback => !alternative || !self.frames.last().is_some_and(|f| f.plain),
+        }
     }
 
     /// `type/subtype` in lower case, for the matches of a text part; the
@@ -590,6 +676,17 @@ impl Reader {
             self.b64_flush(out);
         }
         let Some(at) = at else { return };
+        if self.in_html {
+            // Written once the part's text is (see `html_step`).
+            self.html_end = Some((at, self.delta));
+            return;
+        }
+        self.separate(out, at, self.delta);
+    }
+
+    /// Writes a blank line at raw offset `at` (line difference `delta`)
+    /// unless the text ends in one, so no candidate runs on.
+    fn separate(&mut self, out: &mut Out<'_>, at: u64, delta: i64) {
         // What the decoded text still held ends with; a text that ended
         // before it was dropped gets a full blank line (one too many is
         // harmless: a candidate ends there anyway).
@@ -614,7 +711,7 @@ impl Reader {
                 d: out.d(),
                 r: at,
                 col: 0,
-                delta: self.delta,
+                delta,
                 kind: Kind::Separator,
                 cap: u64::MAX,
             },
@@ -1220,7 +1317,7 @@ impl MimeScan {
             .flatten()
             .unwrap_or_default();
         MimeScan {
-            reader: Reader::new(),
+            reader: Reader::with(scanner),
             engine: Engine::new(scanner),
             map: b.map,
             raw: b.raw,
@@ -1308,7 +1405,16 @@ impl MimeScan {
             Some(h) if !eof => (h.saturating_sub(base) as usize).min(dec.len()),
             _ => dec.len(),
         };
-        let keep = scan_window(&mut self.engine, &mut self.map, dec, base, eof, limit, each);
+        let keep = scan_window(
+            &mut self.engine,
+            &mut self.map,
+            &mut self.reader.found,
+            dec,
+            base,
+            eof,
+            limit,
+            each,
+        );
         self.dec.drain(..(keep - base) as usize);
         self.kept(keep);
     }
@@ -1325,18 +1431,57 @@ impl MimeScan {
 /// Runs `engine` over the decoded window `buf` (decoded offset `base`),
 /// handing each match to `each` at its raw positions; returns the decoded
 /// offset from which the window must be kept for the next call.
+///
+/// What HTML parts gave (`found`) joins in: each `href` where its tag
+/// stands among the matches, its line counted by the engine, and text
+/// URLs that repeat the `href` of the `a` element they overlap left out
+/// (rule 21).
+#[allow(clippy::too_many_arguments)]
 fn scan_window(
     engine: &mut Engine,
     map: &mut Map,
+    found: &mut Found,
     buf: &[u8],
     base: u64,
     eof: bool,
     limit: usize,
     each: &mut dyn FnMut(&mut Match),
 ) -> u64 {
+    if found.hrefs.is_empty() && found.anchors.is_empty() {
+        let stop = engine.scan(buf, base, eof, limit, &mut |m| {
+            map.translate(m);
+            each(m)
+        });
+        return engine.settle(buf, base, eof, stop);
+    }
     let stop = engine.scan(buf, base, eof, limit, &mut |m| {
+        let (p, q) = (m.offset, m.end);
+        while found.hrefs.front().is_some_and(|h| h.d <= p) {
+            let mut h = found.hrefs.pop_front().expect("an href");
+            let from = (h.d.max(base) - base) as usize;
+            let to = ((p - base) as usize).min(buf.len());
+            let line = m.line as i64 - bytecount::count(&buf[from.min(to)..to], b'\n') as i64;
+            h.m.line = (line + h.ldelta).max(1) as u64;
+            each(&mut h.m);
+        }
+        if m.is_valid() && found.is_dup(m, p, q) {
+            return;
+        }
         map.translate(m);
         each(m)
     });
-    engine.settle(buf, base, eof, stop)
+    let keep = engine.settle(buf, base, eof, stop);
+    let end = base + buf.len() as u64;
+    while found
+        .hrefs
+        .front()
+        .is_some_and(|h| h.d <= keep || (eof && h.d <= end))
+    {
+        let mut h = found.hrefs.pop_front().expect("an href");
+        let line = engine.line_at(buf, base, h.d.min(end)) as i64;
+        h.m.line = (line + h.ldelta).max(1) as u64;
+        each(&mut h.m);
+    }
+    found.forget(keep);
+    keep
 }

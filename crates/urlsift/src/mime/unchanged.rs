@@ -39,7 +39,7 @@ use super::{
 };
 use super::{Field, MimeScan, Place};
 use super::{Mode, Out, Pass, Reader, HOLD};
-use crate::scan::Match;
+use crate::matches::Match;
 
 /// Longest field line the survey judges; a longer `Content-*` line ends
 /// the stretch (the reader keeps at most `VALUE_CAP` bytes of a value, and
@@ -576,6 +576,7 @@ impl MimeScan {
         let keep = scan_window(
             &mut self.engine,
             &mut self.map,
+            &mut self.reader.found,
             text,
             base,
             false,

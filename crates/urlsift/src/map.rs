@@ -21,28 +21,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::scan::{Match, Span};
-
-/// How a stretch of decoded text was encoded, as [`Match::encoding`]
-/// reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Encoding {
-    /// `Content-Transfer-Encoding: quoted-printable`.
-    QuotedPrintable,
-    /// `Content-Transfer-Encoding: base64`.
-    Base64,
-}
-
-impl Encoding {
-    /// `"qp"` or `"base64"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Encoding::QuotedPrintable => "qp",
-            Encoding::Base64 => "base64",
-        }
-    }
-}
+use crate::matches::{Encoding, Match, Span};
 
 /// Where a text was found: its encoding and the content type of its part
 /// (both `None` for headers and plain top-level text).
@@ -80,6 +59,9 @@ pub(crate) enum Kind {
         g0: u64,
     },
     Separator,
+    /// Decoded bytes that all stand for one stretch of encoded bytes (an
+    /// HTML character reference): each is placed at `r`, and ends at `cap`.
+    Fixed,
 }
 
 #[derive(Clone, Debug)]
@@ -106,7 +88,7 @@ impl Run {
             Kind::Identity => self.r + k,
             Kind::Escape => self.r + 3 * k,
             Kind::Base64 { g0 } => self.r + 4 * ((d - g0) / 3 - (self.d - g0) / 3),
-            Kind::Separator => self.r,
+            Kind::Separator | Kind::Fixed => self.r,
         }
     }
 
@@ -118,6 +100,7 @@ impl Run {
             Kind::Escape => r + 3,
             Kind::Base64 { .. } => (r + 4).min(self.cap),
             Kind::Separator => r,
+            Kind::Fixed => self.cap.max(r),
         }
     }
 
@@ -132,7 +115,7 @@ impl Run {
             Kind::Identity => self.col + k,
             Kind::Escape => self.col + 3 * k,
             Kind::Base64 { .. } => self.col + (self.raw(d) - self.r),
-            Kind::Separator => self.col,
+            Kind::Separator | Kind::Fixed => self.col,
         }
     }
 }
@@ -151,6 +134,9 @@ pub(crate) struct Map {
     /// (so that the next identity bytes extend it).
     open: Option<(u64, u64)>,
     spans: Vec<Span>,
+    /// The run an HTML part's last look-up found: its look-ups go forward
+    /// through the part, so a walk from here beats a search.
+    hint: std::cell::Cell<usize>,
 }
 
 impl Map {
@@ -243,6 +229,7 @@ impl Map {
         self.fresh = false;
         self.open = None;
         self.spans.clear();
+        self.hint.set(0);
     }
 
     /// Bytes its buffers hold.
@@ -257,6 +244,7 @@ impl Map {
     pub fn forget(&mut self, d: u64) {
         while self.runs.len() > 1 && self.runs[1].d <= d {
             self.runs.pop_front();
+            self.hint.set(self.hint.get().saturating_sub(1));
         }
         if let Some(first) = self.runs.front() {
             while self.places.len() > 1 && self.places[1].0 <= first.d {
@@ -371,6 +359,123 @@ impl Map {
     }
 }
 
+/// Where an HTML part's text comes from: the part's decoded bytes (its
+/// own map, the inner one) are read by the HTML reader, and what it writes
+/// is placed through them (contract rule 22).
+impl Map {
+    /// The run holding decoded offset `d`, if one is held.
+    pub fn run_at(&self, d: u64) -> Option<&Run> {
+        self.hinted(d).map(|i| &self.runs[i])
+    }
+
+    /// The index of the run holding `d`, walking from the last one found.
+    fn hinted(&self, d: u64) -> Option<usize> {
+        if self.runs.is_empty() || self.runs[0].d > d {
+            return None;
+        }
+        let mut i = self.hint.get().min(self.runs.len() - 1);
+        if self.runs[i].d > d {
+            i = self.index(d);
+        } else {
+            let mut steps = 0;
+            while self.runs.get(i + 1).is_some_and(|r| r.d <= d) {
+                i += 1;
+                steps += 1;
+                if steps == 16 {
+                    i = self.index(d);
+                    break;
+                }
+            }
+        }
+        self.hint.set(i);
+        Some(i)
+    }
+
+    /// Raw offset, raw column (0-based; `dcol` is `d`'s decoded column)
+    /// and line difference of decoded offset `d`.
+    pub fn locate(&self, d: u64, dcol: u64) -> Option<(u64, u64, i64)> {
+        let run = self.run_at(d)?;
+        Some((run.raw(d), run.column(d, dcol), run.delta))
+    }
+
+    /// Raw offset just past the encoding of decoded byte `d`.
+    pub fn raw_end_of(&self, d: u64) -> Option<u64> {
+        Some(self.run_at(d)?.raw_end(d))
+    }
+
+    /// Appends the raw spans that encode decoded bytes `a..b`.
+    pub fn raw_spans(&self, a: u64, b: u64, spans: &mut Vec<Span>) {
+        let mut x = a;
+        while x < b {
+            let Some(i) = self.hinted(x) else { return };
+            let run = &self.runs[i];
+            let y = self.runs.get(i + 1).map_or(b, |n| n.d.min(b));
+            join(spans, run.raw(x), run.raw_end(y - 1));
+            x = y;
+        }
+    }
+
+    /// Writes to `outer`, at its decoded offset `d`, the runs that place
+    /// this map's decoded bytes `a..b` (copied as they are), their line
+    /// differences moved by `ddelta`, in `place`. `ls` is this map's
+    /// decoded offset of the line start before `a`, `bytes` the bytes
+    /// `a..b` (their line feeds start lines, for the columns).
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_to(
+        &self,
+        a: u64,
+        b: u64,
+        bytes: &[u8],
+        ls: u64,
+        outer: &mut Map,
+        d: u64,
+        ddelta: i64,
+        place: &Place,
+    ) {
+        let mut x = a;
+        let mut ls = ls;
+        let mut prev = a;
+        while x < b {
+            let Some(i) = self.hinted(x) else { return };
+            let run = &self.runs[i];
+            let y = self.runs.get(i + 1).map_or(b, |n| n.d.min(b));
+            // Line feeds since the last piece (each byte looked at once).
+            let from = (prev - a) as usize;
+            if let Some(k) = memchr::memrchr(b'\n', &bytes[from..(x - a) as usize]) {
+                ls = ls.max(a + (from + k) as u64 + 1);
+            }
+            prev = x;
+            let od = d + (x - a);
+            let r = run.raw(x);
+            let col = run.column(x, x - ls);
+            let delta = run.delta + ddelta;
+            match run.kind {
+                Kind::Identity => outer.identity(od, r, col, delta, y - x, place),
+                kind => {
+                    let kind = match kind {
+                        Kind::Base64 { g0 } => Kind::Base64 {
+                            g0: od.saturating_sub((x - g0) % 3),
+                        },
+                        k => k,
+                    };
+                    outer.push(
+                        Run {
+                            d: od,
+                            r,
+                            col,
+                            delta,
+                            kind,
+                            cap: run.cap,
+                        },
+                        place,
+                    );
+                }
+            }
+            x = y;
+        }
+    }
+}
+
 /// Appends the raw span `ra..rb`, joined to the last one when it ends
 /// there; an empty one adds nothing.
 fn join(spans: &mut Vec<Span>, ra: u64, rb: u64) {
@@ -378,5 +483,19 @@ fn join(spans: &mut Vec<Span>, ra: u64, rb: u64) {
         Some(last) if last.end == ra => last.end = rb,
         _ if rb > ra => spans.push(Span { start: ra, end: rb }),
         _ => {}
+    }
+}
+
+/// Where the reader writes: the decoded text (from decoded offset `base`)
+/// and its map.
+pub(crate) struct Out<'a> {
+    pub dec: &'a mut Vec<u8>,
+    pub base: u64,
+    pub map: &'a mut Map,
+}
+
+impl Out<'_> {
+    pub(crate) fn d(&self) -> u64 {
+        self.base + self.dec.len() as u64
     }
 }

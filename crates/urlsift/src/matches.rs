@@ -1,0 +1,376 @@
+//! What the scanner reports: a [`Match`](crate::Match) and the types that describe it
+//! (how the URL was written, where it stands, why a candidate was
+//! rejected). Every layer shares them, so they sit at the bottom: this
+//! module imports only the URL parser's types.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::error::ParseError;
+use crate::url::{Policy, Url};
+
+/// How a URL stands in the text (RFC 1738, Appendix).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// `<URL:scheme:...>`, the recommended wrapper; all whitespace inside is
+    /// ignored.
+    Wrapped,
+    /// `<scheme:...>`, bare angle brackets; only line-break whitespace is
+    /// ignored.
+    Bracketed,
+    /// `scheme:...` without brackets, reported only when asked for
+    /// ([`Scanner::naked`](crate::Scanner::naked); contract rules 14 to 17); never crosses a line.
+    Naked,
+    /// The `href` of an `a` or `area` tag in an HTML part
+    /// ([`Scanner::html`](crate::Scanner::html); contract rules 18 to 22).
+    Href,
+}
+
+impl Form {
+    /// `"wrapped"`, `"bracketed"`, `"naked"` or `"href"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::Wrapped => "wrapped",
+            Form::Bracketed => "bracketed",
+            Form::Naked => "naked",
+            Form::Href => "href",
+        }
+    }
+}
+
+/// What the hyphen rule decided for the line breaks that follow a `-`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hyphen {
+    /// Every such hyphen was kept.
+    Kept,
+    /// Every such hyphen was dropped (keeping it gave no valid URL).
+    Dropped,
+    /// Some were kept and some dropped (several hyphen breaks).
+    Mixed,
+}
+
+impl Hyphen {
+    /// `"kept"`, `"dropped"` or `"mixed"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Hyphen::Kept => "kept",
+            Hyphen::Dropped => "dropped",
+            Hyphen::Mixed => "mixed",
+        }
+    }
+}
+
+/// Which reading to report when the hyphen rule leaves two valid ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HyphenChoice {
+    /// The hyphen-kept reading (the contract's choice).
+    #[default]
+    Keep,
+    /// The hyphen-dropped reading.
+    Drop,
+    /// Both readings.
+    Both,
+}
+
+/// Why a candidate was abandoned before its closing `>` (or, for a naked
+/// one, before its end).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unclosed {
+    /// A blank line came first.
+    BlankLine,
+    /// Another `<` came first.
+    LessThan,
+    /// The input ended first.
+    EndOfInput,
+    /// A blank between two characters of one line in the bracketed form.
+    Blank,
+    /// Longer than [`Limits::max_bytes`](crate::Limits::max_bytes).
+    TooLong,
+    /// More line breaks than [`Limits::max_lines`](crate::Limits::max_lines).
+    TooManyLines,
+    /// A naked candidate that runs on for [`Limits::max_bytes`](crate::Limits::max_bytes) or more.
+    RunTooLong,
+    /// An HTML `href` value longer than [`Limits::max_bytes`](crate::Limits::max_bytes).
+    HrefTooLong,
+}
+
+impl fmt::Display for Unclosed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unclosed::BlankLine => "unclosed: a blank line before '>'",
+            Unclosed::LessThan => "unclosed: another '<' before '>'",
+            Unclosed::EndOfInput => "unclosed: end of input before '>'",
+            Unclosed::Blank => "not a URL: a blank inside one line of <scheme:...>",
+            Unclosed::TooLong => "unclosed: longer than the candidate byte limit",
+            Unclosed::TooManyLines => "unclosed: more lines than the candidate line limit",
+            Unclosed::RunTooLong => "not a URL: a naked candidate as long as the byte limit",
+            Unclosed::HrefTooLong => {
+                "not a URL: an href value longer than the candidate byte limit"
+            }
+        })
+    }
+}
+
+/// Why a candidate is not a URL.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// Closed by `>`, but not a URL by RFC 1738 section 5.
+    Invalid(ParseError),
+    /// Abandoned before a closing `>`.
+    Unclosed(Unclosed),
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Invalid(e) => e.fmt(f),
+            Rejection::Unclosed(u) => u.fmt(f),
+        }
+    }
+}
+
+/// A byte range `start..end` of the input, in absolute offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+}
+
+/// One URL found in the text (or, when asked for, one rejected candidate).
+///
+/// The URL bytes are owned: a URL broken across lines is joined from
+/// several pieces of the source, which [`Match::spans`](crate::Match::spans) lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) alternative: Option<Vec<u8>>,
+    pub(crate) form: Form,
+    pub(crate) offset: u64,
+    pub(crate) end: u64,
+    pub(crate) line: u64,
+    pub(crate) column: u64,
+    pub(crate) spans: Vec<Span>,
+    pub(crate) encoding: Option<Encoding>,
+    pub(crate) content_type: Option<Arc<str>>,
+    pub(crate) forwarded_id: Option<Arc<str>>,
+    pub(crate) broken: bool,
+    pub(crate) quoted: bool,
+    pub(crate) hyphen: Option<Hyphen>,
+    pub(crate) policy: Policy,
+    pub(crate) rejection: Option<Rejection>,
+}
+
+impl Match {
+    /// The URL as text: joined, whitespace and quote prefixes removed, the
+    /// hyphen rule applied, a `#fragment` included. Always ASCII for a valid
+    /// match; a rejected candidate's bytes are shown lossily.
+    pub fn as_str(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+
+    /// The URL bytes (see [`Match::as_str`](crate::Match::as_str)).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The parsed URL, or `None` for a rejected candidate.
+    pub fn url(&self) -> Option<Url<'_>> {
+        match self.rejection {
+            None => Url::parse_with(&self.bytes, self.policy).ok(),
+            Some(_) => None,
+        }
+    }
+
+    /// Whether this is a URL (not a rejected candidate).
+    pub fn is_valid(&self) -> bool {
+        self.rejection.is_none()
+    }
+
+    /// Why the candidate was rejected, if it was.
+    pub fn rejection(&self) -> Option<Rejection> {
+        self.rejection
+    }
+
+    /// The parse error of a candidate closed by `>` that is not a URL.
+    pub fn error(&self) -> Option<ParseError> {
+        match self.rejection {
+            Some(Rejection::Invalid(e)) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Wrapped `<URL:...>`, bracketed `<scheme:...>` or naked.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// Byte offset of the opening `<` (of a naked URL: of its scheme's
+    /// first letter).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Byte offset just past the closing `>` (for a rejected candidate, past
+    /// the last byte looked at).
+    pub fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// 1-based line of the opening `<` (lines end at LF).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// 1-based byte column of the opening `<`.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+
+    /// The source byte ranges the URL was joined from, in order.
+    pub fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// How the text it was found in was encoded (contract rule 11), when
+    /// MIME reading is on and it was: quoted-printable or base64. The
+    /// positions are those of the raw bytes all the same (rule 13).
+    pub fn encoding(&self) -> Option<Encoding> {
+        self.encoding
+    }
+
+    /// The content type (`type/subtype`, lower case) of the MIME part it
+    /// was found in, when that is not the plain text of a top-level
+    /// message or a header block: a part of a multipart, a forwarded
+    /// message's body, or an encoded body.
+    pub fn content_type(&self) -> Option<&str> {
+        self.content_type.as_deref()
+    }
+
+    /// The `Message-ID` of the forwarded message (a `message/rfc822` or
+    /// `message/news` part, the innermost one) it was found in, headers
+    /// included, as written (trimmed); `None` outside forwarded messages,
+    /// when that message has none, or for a match in its header block
+    /// before the end of a long header cut by the stream. A top-level
+    /// message's id is the caller's to find (the command's
+    /// `--message-id`).
+    pub fn forwarded_message_id(&self) -> Option<&str> {
+        self.forwarded_id.as_deref()
+    }
+
+    /// Whether the URL crossed a line break.
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Whether a reply-quote prefix was stripped from a continuation line.
+    pub fn is_quoted(&self) -> bool {
+        self.quoted
+    }
+
+    /// The hyphen rule's decision, when a line break followed a `-`.
+    pub fn hyphen(&self) -> Option<Hyphen> {
+        self.hyphen
+    }
+
+    /// The other valid reading when the hyphen rule left two (the
+    /// hyphen-dropped one).
+    pub fn alternative(&self) -> Option<Cow<'_, str>> {
+        self.alternative.as_deref().map(String::from_utf8_lossy)
+    }
+
+    /// Whether the hyphen rule left two valid readings.
+    pub fn is_ambiguous(&self) -> bool {
+        self.alternative.is_some()
+    }
+
+    /// The policy the URL was validated with.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The URL text to report under a [`HyphenChoice`](crate::HyphenChoice): one reading, or two
+    /// for [`HyphenChoice::Both`] on an ambiguous match.
+    pub fn readings(&self, choice: HyphenChoice) -> impl Iterator<Item = &[u8]> {
+        let (first, second) = match (choice, self.alternative.as_deref()) {
+            (HyphenChoice::Drop, Some(alt)) => (alt, None),
+            (HyphenChoice::Both, Some(alt)) => (&self.bytes[..], Some(alt)),
+            _ => (&self.bytes[..], None),
+        };
+        std::iter::once(first).chain(second)
+    }
+
+    /// An HTML `href` (rule 20) at the raw `offset..end`, `spans`; its line
+    /// is set when its place in the text is known.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn href(
+        bytes: Vec<u8>,
+        policy: Policy,
+        rejection: Option<Rejection>,
+        offset: u64,
+        end: u64,
+        column: u64,
+        spans: Vec<Span>,
+        content_type: Option<Arc<str>>,
+        encoding: Option<Encoding>,
+        forwarded_id: Option<Arc<str>>,
+    ) -> Match {
+        Match {
+            bytes,
+            alternative: None,
+            form: Form::Href,
+            offset,
+            end,
+            line: 0,
+            column,
+            spans,
+            encoding,
+            content_type,
+            forwarded_id,
+            broken: false,
+            quoted: false,
+            hyphen: None,
+            policy,
+            rejection,
+        }
+    }
+
+    /// Moves the match by `offset` bytes and `lines` lines, for callers that
+    /// scan a haystack in pieces (each piece starting at a line start) and
+    /// learn where a piece stands only afterwards.
+    pub fn rebase(&mut self, offset: u64, lines: u64) {
+        self.offset += offset;
+        self.end += offset;
+        self.line += lines;
+        for s in &mut self.spans {
+            s.start += offset;
+            s.end += offset;
+        }
+    }
+}
+
+/// How a stretch of decoded text was encoded, as [`Match::encoding`](crate::Match::encoding)
+/// reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Encoding {
+    /// `Content-Transfer-Encoding: quoted-printable`.
+    QuotedPrintable,
+    /// `Content-Transfer-Encoding: base64`.
+    Base64,
+}
+
+impl Encoding {
+    /// `"qp"` or `"base64"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::QuotedPrintable => "qp",
+            Encoding::Base64 => "base64",
+        }
+    }
+}
