@@ -328,12 +328,121 @@ impl Default for Batch {
     }
 }
 
-impl Batch {
+/// What a batch of rows is built as: typed columns or JSON lines.
+pub trait Rows: Default + Send {
     /// Adds a record's row.
-    pub fn push(&mut self, r: &Record) {
+    fn push(&mut self, r: &Record);
+    /// Rows so far.
+    fn rows(&self) -> usize;
+}
+
+impl Rows for Batch {
+    fn push(&mut self, r: &Record) {
         for (col, built) in COLUMNS.iter().zip(&mut self.columns) {
             built.push((col.get)(r));
         }
+        self.rows += 1;
+    }
+
+    fn rows(&self) -> usize {
+        self.rows
+    }
+}
+
+/// Appends `s` as a JSON string.
+fn json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => br#"\""#,
+            b'\\' => br"\\",
+            b'\n' => br"\n",
+            b'\r' => br"\r",
+            b'\t' => br"\t",
+            0..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[from..i]);
+        if esc.is_empty() {
+            out.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+        } else {
+            out.extend_from_slice(esc);
+        }
+        from = i + 1;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
+}
+
+/// Appends a record's row as one JSON object: the fields of [`COLUMNS`]
+/// in order, nulls written (what Spark's JSON writer writes for the typed
+/// row, so the JSON output needs no row conversion in the JVM).
+pub fn json_line(r: &Record, out: &mut Vec<u8>) {
+    use std::io::Write;
+    out.push(b'{');
+    for (k, col) in COLUMNS.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        json_str(out, col.name);
+        out.push(b':');
+        match (col.get)(r) {
+            Value::Str(Some(v)) => json_str(out, &v),
+            Value::Str(None) => out.extend_from_slice(b"null"),
+            Value::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+            Value::Spans(spans) => {
+                out.push(b'[');
+                for (i, [a, b]) in spans.iter().enumerate() {
+                    let sep = if i > 0 { "," } else { "" };
+                    let _ = write!(out, "{sep}[{a},{b}]");
+                }
+                out.push(b']');
+            }
+            Value::Warnings(ws) => {
+                out.push(b'[');
+                for (i, w) in ws.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(br#"{"code":"#);
+                    json_str(out, w.code);
+                    out.extend_from_slice(br#","message":"#);
+                    json_str(out, &w.message);
+                    let _ = write!(out, r#","offset":{}}}"#, w.offset);
+                }
+                out.push(b']');
+            }
+        }
+    }
+    out.push(b'}');
+}
+
+/// Rows as JSON lines: one `string` column.
+#[derive(Default)]
+pub struct JsonBatch {
+    /// The lines (no line feeds).
+    pub lines: Strings,
+    /// Rows so far.
+    pub rows: usize,
+    scratch: Vec<u8>,
+}
+
+impl Rows for JsonBatch {
+    fn rows(&self) -> usize {
+        self.rows
+    }
+
+    fn push(&mut self, r: &Record) {
+        self.scratch.clear();
+        json_line(r, &mut self.scratch);
+        // Only UTF-8 is written: the record's strings are UTF-8.
+        let line = std::str::from_utf8(&self.scratch).unwrap_or_default();
+        self.lines.push(Some(line));
         self.rows += 1;
     }
 }
@@ -382,5 +491,25 @@ mod tests {
             panic!("broken")
         };
         assert_eq!(broken.bytes, [0b01]);
+        let mut line = Vec::new();
+        json_line(&recs[0], &mut line);
+        let line = String::from_utf8(line).unwrap();
+        assert!(
+            line.starts_with(r#"{"path":"p","member":null,"line":3,"column":3,"#),
+            "{line}"
+        );
+        assert!(
+            line.contains(
+                r#""encoding":null,"content_type":null,"warnings":[{"code":"tilde","message":"#
+            ),
+            "{line}"
+        );
+        let mut esc = Vec::new();
+        json_str(&mut esc, "a\"b\\c\n\u{1}é");
+        assert_eq!(esc, r#""a\"b\\c\n\u0001é""#.as_bytes());
+        let mut json = JsonBatch::default();
+        json.push(&recs[1]);
+        assert_eq!(json.rows, 1);
+        assert_eq!(json.lines.offsets.len(), 2);
     }
 }

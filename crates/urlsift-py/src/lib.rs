@@ -456,6 +456,8 @@ pub struct ArrowBatches {
     state: Box<Mutex<ArrowState>>,
     name: Arc<str>,
     rows: usize,
+    /// Rows as one column of JSON lines instead of typed columns.
+    json: bool,
 }
 
 const _: () = assert!(std::mem::align_of::<ArrowBatches>() <= 16);
@@ -547,35 +549,14 @@ impl ArrowBatches {
         &self,
         py: Python<'py>,
     ) -> PyResult<Option<(usize, Vec<Bound<'py, pyo3::types::PyTuple>>)>> {
-        let rows = self.rows;
-        let got = py.allow_threads(|| {
-            let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            let (scan, ready, error) = &mut *st;
-            let mut batch = columns::Batch::default();
-            while batch.rows < rows {
-                if !ready.is_empty() {
-                    let take = ready.len().min(rows - batch.rows);
-                    for r in ready.drain(..take) {
-                        batch.push(&r);
-                    }
-                    continue;
-                }
-                if let Some(e) = error.take() {
-                    if batch.rows == 0 {
-                        return Err(e);
-                    }
-                    *error = Some(e);
-                    break;
-                }
-                match scan.next_batch(BATCH.min(rows - batch.rows), ready) {
-                    Ok(()) if ready.is_empty() => break,
-                    Ok(()) => {}
-                    Err(e) => *error = Some(e),
-                }
+        if self.json {
+            let batch: columns::JsonBatch = self.fill(py)?;
+            if batch.rows == 0 {
+                return Ok(None);
             }
-            Ok(batch)
-        });
-        let batch = got.map_err(|e| os_error(e, &self.name))?;
+            return Ok(Some((batch.rows, vec![strings(py, &batch.lines)?])));
+        }
+        let batch: columns::Batch = self.fill(py)?;
         if batch.rows == 0 {
             return Ok(None);
         }
@@ -588,13 +569,50 @@ impl ArrowBatches {
     }
 }
 
+impl ArrowBatches {
+    /// The next rows, at most `self.rows`, with the GIL released.
+    fn fill<B: columns::Rows>(&self, py: Python<'_>) -> PyResult<B> {
+        let rows = self.rows;
+        let got = py.allow_threads(|| {
+            let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let (scan, ready, error) = &mut *st;
+            let mut batch = B::default();
+            while batch.rows() < rows {
+                if !ready.is_empty() {
+                    let take = ready.len().min(rows - batch.rows());
+                    for r in ready.drain(..take) {
+                        batch.push(&r);
+                    }
+                    continue;
+                }
+                if let Some(e) = error.take() {
+                    if batch.rows() == 0 {
+                        return Err(e);
+                    }
+                    *error = Some(e);
+                    break;
+                }
+                match scan.next_batch(BATCH.min(rows - batch.rows()), ready) {
+                    Ok(()) if ready.is_empty() => break,
+                    Ok(()) => {}
+                    Err(e) => *error = Some(e),
+                }
+            }
+            Ok(batch)
+        });
+        got.map_err(|e| os_error(e, &self.name))
+    }
+}
+
 /// Scans `source` (a path, or a binary file object as `extract_stream`
 /// takes) and iterates over `(rows, columns)` batches of at most `rows`
 /// rows, each column the Arrow buffers of one field of `columns()`.
 /// `range=(start, stop, lines)` scans that range of a plain file, `start`
-/// a message start after `lines` lines (see `message_start`).
+/// a message start after `lines` lines (see `message_start`). With `json`
+/// a batch has one column instead: each row as a JSON object, the fields
+/// of `columns()` in order, nulls written.
 #[pyfunction]
-#[pyo3(signature = (source, *, name=None, range=None, rows=16384, naked=false, raw=false, strict=false))]
+#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false))]
 #[allow(clippy::too_many_arguments)]
 fn scan_arrow(
     py: Python<'_>,
@@ -602,6 +620,7 @@ fn scan_arrow(
     name: Option<String>,
     range: Option<(u64, u64, u64)>,
     rows: usize,
+    json: bool,
     naked: bool,
     raw: bool,
     strict: bool,
@@ -613,6 +632,7 @@ fn scan_arrow(
         state: Box::new(Mutex::new((scan, VecDeque::new(), None))),
         name: name.unwrap_or_else(|| Arc::from("(stream)")),
         rows: rows.max(1),
+        json,
     })
 }
 

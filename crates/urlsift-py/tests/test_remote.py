@@ -268,6 +268,11 @@ def test_arrow_batches_hold_the_matches(corpus):
             w.setdefault("content_type", None)
         spans = lambda r: {**r, "spans": [list(s) for s in r["spans"]]}  # noqa: E731
         assert [spans(r) for r in got] == [spans(w) for w in want]
+        # As JSON lines: the same objects, keys in the columns' order.
+        lines = [json.loads(v) for b in record_batches(path, rows=5, json=True)
+                 for v in b.column(0).to_pylist()]
+        assert lines == [spans(r) for r in got]
+        assert all(list(r) == list(got[0]) for r in lines)
 
 
 def test_ranges_of_a_large_file_give_the_rows_of_the_whole(corpus):

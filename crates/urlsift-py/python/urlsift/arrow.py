@@ -79,12 +79,17 @@ def _array(kind: str, n: int, parts):
     raise ValueError(f"unknown column layout {kind!r}")
 
 
+#: The schema of :func:`record_batches` with ``json=True``.
+JSON_SCHEMA = pa.schema([pa.field("value", pa.string(), False)])
+
+
 def record_batches(
     source,
     *,
     name: Optional[str] = None,
     range: Optional[Tuple[int, int, int]] = None,
     rows: int = 16384,
+    json: bool = False,
     naked: bool = False,
     raw: bool = False,
     strict: bool = False,
@@ -92,11 +97,18 @@ def record_batches(
     """The URLs of ``source`` (a path, or a binary file object as
     :func:`urlsift.extract_stream` takes) as record batches of at most
     ``rows`` rows. ``range=(start, stop, lines)`` scans that range of a
-    plain file, ``start`` a message start after ``lines`` lines. A read
-    error raises ``OSError`` after the batches before it."""
+    plain file, ``start`` a message start after ``lines`` lines. With
+    ``json`` the batches have one column, ``value``: each row as a JSON
+    object (the fields in order, nulls written), as Spark's JSON writer
+    would write the typed row. A read error raises ``OSError`` after the
+    batches before it."""
     batches = _urlsift.scan_arrow(
-        source, name=name, range=range, rows=rows, naked=naked, raw=raw, strict=strict
+        source, name=name, range=range, rows=rows, json=json, naked=naked, raw=raw, strict=strict
     )
+    if json:
+        for n, (cols,) in batches:
+            yield pa.RecordBatch.from_arrays([_strings(n, cols)], schema=JSON_SCHEMA)
+        return
     for n, cols in batches:
         arrays = [_array(kind, n, parts) for kind, parts in zip(_KINDS, cols)]
         yield pa.RecordBatch.from_arrays(arrays, schema=_SCHEMA)

@@ -229,7 +229,8 @@ def balance(tasks, parts: int) -> List[List]:
     return runs
 
 
-def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None):
+def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None,
+            json=False):
     """The record batches of one task ``(uri, size, range)``. A file that
     cannot be read is reported on stderr (and counted in the accumulator
     ``errors``), the batches before the error kept, as the command goes on
@@ -241,7 +242,7 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
     src = None
     try:
         src = _open(uri, storage_options)
-        for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw):
+        for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw, json=json):
             n += b.num_rows
             yield b
     except OSError as e:
@@ -437,21 +438,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         runs = balance(tasks, args.partitions or 4 * sc.defaultParallelism)
         shared = sc.broadcast(runs)
         naked, raw = args.naked, args.raw
+        # JSON lines are written by the library, one string per row, and
+        # Spark's text writer writes them as they are: the JVM converts no
+        # row (the bytes Spark's JSON writer gives for the typed rows).
+        json = args.format == "json"
 
         def run(ids):
             for b in ids:
                 for i in b.column(0).to_pylist():
                     for task in shared.value[i]:
-                        yield from batches(task, so, naked, raw, counts, errors)
+                        yield from batches(task, so, naked, raw, counts, errors, json)
 
         n = max(1, len(runs))
         ids = spark.range(0, len(runs), 1, n)
-        df = ids.mapInArrow(run, row_schema())
+        schema = "value string" if json else row_schema()
+        df = ids.mapInArrow(run, schema)
         out = df.write.mode("overwrite" if args.overwrite else "errorifexists")
         if args.compression:
             out = out.option("compression", args.compression)
-        if args.format == "json":
-            out.option("ignoreNullFields", "false").json(args.out)
+        if json:
+            out.text(args.out)
         else:
             out.parquet(args.out)
     finally:
