@@ -12,7 +12,8 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     // Bytes, errors and buffers: no knowledge of URLs in text.
     &["class", "error", "warning", "wide", "readbuf", "date"],
-    &["percent"],
+    // Searches built on those: `%XX`, mbox message starts.
+    &["percent", "mbox"],
     // RFC 1738's grammar (section 5).
     &["url"],
     // What every reader shares: matches and the settings.

@@ -115,6 +115,7 @@ mod error;
 mod html;
 mod map;
 mod matches;
+mod mbox;
 mod mime;
 mod naked;
 mod percent;
