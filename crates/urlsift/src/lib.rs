@@ -103,7 +103,9 @@
 pub struct ReadmeDoctests;
 
 mod class;
+mod date;
 mod error;
+mod message;
 mod mime;
 mod naked;
 mod percent;
@@ -114,7 +116,11 @@ mod url;
 mod warning;
 mod wide;
 
+pub use date::{DateError, DateSource, Timestamp};
 pub use error::{ErrorKind, ParseError};
+pub use message::{
+    decode_words, Fields, MessageInfo, MessageMap, MessageTracker, UnknownField, VALUE_CAP, WINDOW,
+};
 pub use mime::Encoding;
 pub use pieces::{Piece, PieceReader};
 pub use scan::{

@@ -29,6 +29,7 @@ use std::sync::Arc;
 use memchr::{memchr, memchr2, memrchr};
 
 use crate::error::ParseError;
+use crate::message::{Fields, MessageInfo, MessageTracker};
 use crate::mime::{Encoding, MimeScan};
 use crate::naked::{Found, Naked, Step};
 use crate::url::{Policy, Url};
@@ -260,7 +261,10 @@ pub struct Match {
     pub(crate) spans: Vec<Span>,
     pub(crate) encoding: Option<Encoding>,
     pub(crate) content_type: Option<Arc<str>>,
-    pub(crate) forwarded_id: Option<Arc<str>>,
+    /// The innermost forwarded message it stands in (MIME reading).
+    pub(crate) forwarded: Option<Arc<MessageInfo>>,
+    /// The top-level message it stands in ([`Scanner::fields`]).
+    pub(crate) message: Option<Arc<MessageInfo>>,
     broken: bool,
     quoted: bool,
     hyphen: Option<Hyphen>,
@@ -357,12 +361,37 @@ impl Match {
     /// The `Message-ID` of the forwarded message (a `message/rfc822` or
     /// `message/news` part, the innermost one) it was found in, headers
     /// included, as written (trimmed); `None` outside forwarded messages,
-    /// when that message has none, or for a match in its header block
-    /// before the end of a long header cut by the stream. A top-level
-    /// message's id is the caller's to find (the command's
-    /// `--message-id`).
+    /// when that message has none, or when it comes past the first
+    /// [`WINDOW`](crate::message::WINDOW) bytes of its header. Given
+    /// whatever [`Scanner::fields`] says; [`Match::message`] gives a
+    /// top-level message's too.
     pub fn forwarded_message_id(&self) -> Option<&str> {
-        self.forwarded_id.as_deref()
+        self.forwarded.as_deref().and_then(MessageInfo::message_id)
+    }
+
+    /// The message it stands in, with the header fields asked for with
+    /// [`Scanner::fields`]: the innermost forwarded message in the MIME
+    /// reading, else the top-level message (an mbox message, a news
+    /// article, an `.eml`), in either reading. `None` outside messages,
+    /// when no field was asked for, or none of them was found.
+    ///
+    /// ```
+    /// use urlsift::{Fields, Scanner};
+    /// let mail = b"Subject: =?ISO-8859-1?Q?Caf=E9?=\nDate: Tue, 12 Jan 1993 14:02:11 -0500\n\n<http://a.example/>\n";
+    /// let found = Scanner::new().fields(Fields::ALL).extract(mail);
+    /// let info = found[0].message().unwrap();
+    /// assert_eq!(info.subject_lossy().unwrap(), "Café");
+    /// assert_eq!(info.date().unwrap().0.to_string(), "1993-01-12T19:02:11Z");
+    /// ```
+    pub fn message(&self) -> Option<&MessageInfo> {
+        self.forwarded.as_deref().or(self.message.as_deref())
+    }
+
+    /// Sets the top-level message's metadata, for a caller that tracks
+    /// messages itself (a [`MessageTracker`](crate::MessageTracker) fed
+    /// the pieces it scans apart with [`Scanner::scan_piece_each`]).
+    pub fn set_message(&mut self, info: Option<Arc<MessageInfo>>) {
+        self.message = info;
     }
 
     /// Whether the URL crossed a line break.
@@ -431,6 +460,7 @@ pub struct Scanner {
     rejected: bool,
     mime: bool,
     naked: bool,
+    fields: Fields,
 }
 
 impl Default for Scanner {
@@ -441,6 +471,7 @@ impl Default for Scanner {
             rejected: false,
             mime: true,
             naked: false,
+            fields: Fields::NONE,
         }
     }
 }
@@ -519,6 +550,22 @@ impl Scanner {
         self
     }
 
+    /// Gives each match its message's metadata, the header `fields`
+    /// asked for ([`Match::message`]); none by default, which costs
+    /// nothing. In the MIME reading the innermost forwarded message's
+    /// `Message-ID` is read whatever this says.
+    /// [`Scanner::scan_piece_each`] gives none: a caller that splits an
+    /// input tracks messages with a [`MessageTracker`](crate::MessageTracker).
+    pub fn fields(mut self, fields: Fields) -> Scanner {
+        self.fields = fields;
+        self
+    }
+
+    /// The fields asked for (see [`Scanner::fields`]).
+    pub fn get_fields(&self) -> Fields {
+        self.fields
+    }
+
     /// Whether naked URLs are reported.
     pub fn get_naked(&self) -> bool {
         self.naked
@@ -551,7 +598,17 @@ impl Scanner {
             return out;
         }
         let mut engine = Engine::new(*self);
+        let mut tracker = (!self.fields.is_empty()).then(|| {
+            let mut t = MessageTracker::new(self.fields);
+            t.feed(haystack);
+            t.finish();
+            t
+        });
         engine.scan(haystack, 0, true, haystack.len(), &mut |m| {
+            if let Some(t) = &mut tracker {
+                m.message = t.lookup(m.offset).cloned();
+                t.forget(m.offset);
+            }
             out.push(m.clone())
         });
         out
@@ -1053,7 +1110,8 @@ impl Engine {
                 spans: s.spans,
                 encoding: None,
                 content_type: None,
-                forwarded_id: None,
+                forwarded: None,
+                message: None,
                 broken: false,
                 quoted: false,
                 hyphen: None,
@@ -1720,7 +1778,8 @@ impl Engine {
         std::mem::swap(&mut m.spans, &mut self.pieces);
         m.encoding = None;
         m.content_type = None;
-        m.forwarded_id = None;
+        m.forwarded = None;
+        m.message = None;
         m.broken = self.follow.lines > 0;
         m.quoted = self.follow.quoted;
         m.hyphen = None;
