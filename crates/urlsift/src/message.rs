@@ -839,3 +839,211 @@ impl Attach {
         self.tracker.forget(floor);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The metadata at each offset, the input fed in chunks cut at `cuts`.
+    fn infos(input: &[u8], cuts: &[usize]) -> Vec<Option<Arc<MessageInfo>>> {
+        let mut t = MessageTracker::new(Fields::ALL);
+        let mut from = 0;
+        for &c in cuts.iter().chain([input.len()].iter()) {
+            t.feed(&input[from..c]);
+            from = c;
+        }
+        t.finish();
+        (0..input.len() as u64)
+            .map(|o| t.lookup(o).cloned())
+            .collect()
+    }
+
+    fn at<'a>(
+        all: &'a [Option<Arc<MessageInfo>>],
+        input: &[u8],
+        needle: &[u8],
+    ) -> Option<&'a MessageInfo> {
+        all[memmem::find(input, needle).unwrap()].as_deref()
+    }
+
+    const MBOX: &[u8] = b"From a@b Tue Jan 12 14:02:11 1993\nSubject: first\nMessage-ID: <1@a>\nNewsgroups: comp.mail.misc, news.admin\n\nbody <http://a/>\n\nFrom c@d Wed Jan 13 10:00:00 1993\nmessage-id:\n  <2@c>\nsubject: =?utf-8?q?caf=C3=A9?=\n\tsecond line\n\nbody2\nFrom not a start\n\nFrom e@f Thu Jan 14 00:00:00 1993\nDate: Fri, 15 Jan 93 09:30 GMT\n\nbody3\n";
+
+    #[test]
+    fn mbox_messages_and_their_fields() {
+        let all = infos(MBOX, &[]);
+        let one = at(&all, MBOX, b"body <").unwrap();
+        assert_eq!(one.message_id(), Some("<1@a>"));
+        assert_eq!(one.subject(), Some(&b"first"[..]));
+        let groups: Vec<&str> = one.newsgroups().unwrap().iter().map(|g| &**g).collect();
+        assert_eq!(groups, ["comp.mail.misc", "news.admin"]);
+        let (t, s) = one.date().unwrap();
+        assert_eq!(
+            (t.to_string().as_str(), s),
+            ("1993-01-12T14:02:11Z", DateSource::FromLine)
+        );
+        let two = at(&all, MBOX, b"body2").unwrap();
+        assert_eq!(two.message_id(), Some("<2@c>"));
+        assert_eq!(two.subject_lossy().unwrap(), "café\tsecond line");
+        assert_eq!(two.newsgroups(), None);
+        // A `From ` line after a non-empty line starts nothing.
+        assert_eq!(at(&all, MBOX, b"From not"), Some(two));
+        let three = at(&all, MBOX, b"body3").unwrap();
+        assert_eq!(three.date().unwrap().1, DateSource::Date);
+        assert_eq!(three.date().unwrap().0.to_string(), "1993-01-15T09:30:00Z");
+        // The header lines of a message are its own too.
+        assert_eq!(at(&all, MBOX, b"Subject: first"), Some(one));
+    }
+
+    #[test]
+    fn every_cut_gives_the_same_metadata() {
+        let whole = infos(MBOX, &[]);
+        for c in 0..=MBOX.len() {
+            assert_eq!(infos(MBOX, &[c]), whole, "cut at {c}");
+        }
+        let bytes: Vec<usize> = (1..MBOX.len()).collect();
+        assert_eq!(infos(MBOX, &bytes), whole);
+    }
+
+    #[test]
+    fn a_news_article_and_text_that_is_no_message() {
+        let news = b"Path: a!b\nNewsgroups: comp.infosystems.www\nPosted: Tue Jan 12 14:02:11 1993\nSubject: Re: WWW\n\n<http://info.cern.ch/>\n";
+        let all = infos(news, &[]);
+        let a = at(&all, news, b"<http").unwrap();
+        assert_eq!(a.date().unwrap().1, DateSource::Posted);
+        assert_eq!(a.newsgroups().unwrap().len(), 1);
+        let text = b"Just text\n\n<http://a/>\n";
+        assert!(infos(text, &[]).iter().all(Option::is_none));
+        // Text first, then an mbox message after an empty line.
+        let later = b"notes\n\nFrom x Tue Jan 12 14:02:11 1993\nSubject: s\n\n<http://a/>\n";
+        let all = infos(later, &[]);
+        assert_eq!(all[0], None);
+        assert_eq!(
+            at(&all, later, b"<http").unwrap().subject(),
+            Some(&b"s"[..])
+        );
+    }
+
+    #[test]
+    fn a_header_larger_than_the_window_costs_bounded_memory() {
+        let mut big = b"From x Tue Jan 12 14:02:11 1993\nSubject: early\n".to_vec();
+        while big.len() < 3 * WINDOW as usize {
+            big.extend_from_slice(b"Received: from somewhere by elsewhere; a long line of it\n");
+        }
+        big.extend_from_slice(
+            b"Message-ID: <late@x>\nDate: Mon, 1 Feb 1993 00:00:00 +0000\n\n<http://a/>\n",
+        );
+        let mut t = MessageTracker::new(Fields::ALL);
+        for c in big.chunks(1000) {
+            t.feed(c);
+            assert!(t.line.as_ref().map_or(0, |l| l.0.capacity()) <= 2 * LINE_CAP);
+        }
+        t.finish();
+        let info = t.lookup(big.len() as u64 - 3).unwrap();
+        // Fields past the window do not count; the ones before do.
+        assert_eq!(info.subject(), Some(&b"early"[..]));
+        assert_eq!(info.message_id(), None);
+        assert_eq!(info.date().unwrap().1, DateSource::FromLine);
+        // A long value is capped.
+        let mut long = b"Subject: ".to_vec();
+        long.resize(10 * VALUE_CAP, b'x');
+        long.extend_from_slice(b"\n\n");
+        let mut t = MessageTracker::new(Fields::SUBJECT);
+        t.feed(&long);
+        t.finish();
+        assert_eq!(t.lookup(0).unwrap().subject().unwrap().len(), VALUE_CAP - 1);
+    }
+
+    #[test]
+    fn message_starts_are_forgotten() {
+        let msg = b"From x Tue Jan 12 14:02:11 1993\nMessage-ID: <m@x>\n\nhello\n\n";
+        let mut t = MessageTracker::new(Fields::MESSAGE_ID);
+        for _ in 0..10_000 {
+            t.feed(msg);
+            t.forget(t.fed());
+            assert!(t.starts.len() <= 2);
+        }
+    }
+
+    #[test]
+    fn encoded_words() {
+        let d = |s: &[u8]| decode_words(s);
+        assert_eq!(
+            d(b"=?ISO-8859-1?Q?Andr=E9_Pirard?="),
+            "André Pirard".as_bytes()
+        );
+        assert_eq!(d(b"=?UTF-8?B?w6lsw6h2ZQ==?="), "élève".as_bytes());
+        // Blanks between adjacent words go, others stay.
+        assert_eq!(d(b"=?us-ascii?q?a?= \t =?us-ascii?q?b?= c"), b"ab c");
+        assert_eq!(d(b"x =?us-ascii?q?a?="), b"x a");
+        // Another charset, a bad encoding, a malformed word: as written.
+        assert_eq!(d(b"=?KOI8-R?Q?=F0?="), b"=?KOI8-R?Q?=F0?=");
+        assert_eq!(d(b"=?utf-8?X?abc?="), b"=?utf-8?X?abc?=");
+        assert_eq!(d(b"=?utf-8?Q?a b?="), b"=?utf-8?Q?a b?=");
+        assert_eq!(d(b"=?utf-8?B?@@@?="), b"=?utf-8?B?@@@?=");
+        // Bytes that are not UTF-8 stay as they are, reversibly.
+        assert_eq!(d(b"=?utf-8?Q?=FF?= \xe9t\xe9"), b"\xff \xe9t\xe9");
+        let mail = b"Subject: caf\xe9 =?utf-8?Q?=E2=82=AC?=\n\n<http://a/>\n";
+        let found = crate::Scanner::new().fields(Fields::SUBJECT).extract(mail);
+        assert_eq!(
+            found[0].message().unwrap().subject(),
+            Some(&b"caf\xe9 \xe2\x82\xac"[..])
+        );
+    }
+
+    #[test]
+    fn forwarded_message_gets_its_own_metadata() {
+        let mail = b"From: a\nSubject: outer\nContent-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/plain\n\n<http://outer.example/>\n--XX\nContent-Type: message/rfc822\n\nSubject: inner <http://in-header.example/>\nDate: Tue, 12 Jan 1993 14:02:11 +0100\nMessage-ID: <in@x>\n\n<http://inner.example/>\n--XX--\n";
+        for fields in [Fields::ALL, Fields::SUBJECT] {
+            let found = crate::Scanner::new().fields(fields).extract(mail);
+            let subj: Vec<_> = found
+                .iter()
+                .map(|m| {
+                    m.message()
+                        .and_then(|i| i.subject_lossy())
+                        .unwrap()
+                        .into_owned()
+                })
+                .collect();
+            assert_eq!(subj[0], "outer");
+            assert_eq!(subj[1], "inner <http://in-header.example/>");
+            assert_eq!(subj[2], subj[1]);
+            assert_eq!(found[2].forwarded_message_id(), Some("<in@x>"));
+        }
+        let found = crate::Scanner::new().fields(Fields::DATE).extract(mail);
+        assert_eq!(
+            found[2].message().unwrap().date().unwrap().0.to_string(),
+            "1993-01-12T13:02:11Z"
+        );
+        // The raw reading knows the top-level message only.
+        let raw = crate::Scanner::new()
+            .mime(false)
+            .fields(Fields::ALL)
+            .extract(mail);
+        assert!(raw
+            .iter()
+            .all(|m| m.message().unwrap().subject() == Some(&b"outer"[..])));
+        // No fields asked: nothing but the forwarded id.
+        let none = crate::Scanner::new().extract(mail);
+        assert!(none[0].message().is_none());
+        assert_eq!(none[2].message().unwrap().subject(), None);
+        assert_eq!(none[2].forwarded_message_id(), Some("<in@x>"));
+    }
+
+    #[test]
+    fn fields_parse() {
+        assert_eq!("".parse::<Fields>(), Ok(Fields::NONE));
+        assert_eq!(
+            "Date, message-id".parse::<Fields>(),
+            Ok(Fields::DATE | Fields::MESSAGE_ID)
+        );
+        assert_eq!(
+            "date,newsgroups,subject,message-id".parse::<Fields>(),
+            Ok(Fields::ALL)
+        );
+        assert!("from"
+            .parse::<Fields>()
+            .unwrap_err()
+            .to_string()
+            .contains("from"));
+    }
+}
