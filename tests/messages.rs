@@ -12,7 +12,8 @@ fn key(m: &Match) -> String {
         m.as_str(),
         m.offset(),
         info.and_then(|i| i.message_id()),
-        info.and_then(|i| i.date()).map(|(t, s)| (t.to_string(), s.as_str())),
+        info.and_then(|i| i.date())
+            .map(|(t, s)| (t.to_string(), s.as_str())),
         info.and_then(|i| i.newsgroups()),
         info.and_then(|i| i.subject()),
     )

@@ -14,10 +14,9 @@
 //! [`MessageTracker`] is fed the raw input in order, in any chunks, and
 //! answers which message holds an offset. Memory stays bounded: of a
 //! header block only the wanted fields are kept, each value at most
-//! [`VALUE_CAP`] bytes, and only fields that start within [`WINDOW`] bytes
-//! of the block's start count (which also bounds how long a URL in a
-//! header waits for the rest of it); message starts are forgotten once the
-//! caller is past them.
+//! [`VALUE_CAP`] bytes; a URL in a header block waits for the rest of it
+//! at most [`WINDOW`] bytes (then takes what was read by then), and
+//! message starts are forgotten once the caller is past them.
 //!
 //! [`Match::message`]: crate::Match::message
 
@@ -176,9 +175,10 @@ impl MessageInfo {
 /// Most bytes kept of one field value.
 pub const VALUE_CAP: usize = 2048;
 
-/// Only header fields that start within this many bytes of their block's
-/// start are read.
-pub const WINDOW: u64 = 64 * 1024;
+/// How far into a header block a URL in it waits for the rest: one past
+/// this many bytes from the block's start takes the fields read by then;
+/// the URLs after the block take all of them.
+pub const WINDOW: u64 = 32 * 1024;
 
 /// Most bytes kept of a line while it is looked at.
 const LINE_CAP: usize = VALUE_CAP + 64;
@@ -674,14 +674,18 @@ impl MessageTracker {
             }
             Mode::Header => {
                 if empty_line(line) {
+                    if self.decided {
+                        // Past the window: the text after the header takes
+                        // all of it.
+                        self.starts.push_back((at, self.collector.info()));
+                    }
                     self.end_header();
                     self.mode = Mode::Text;
-                } else if !self.decided {
-                    if at - self.header_start > WINDOW {
+                } else {
+                    if !self.decided && at - self.header_start > WINDOW {
                         self.end_header();
-                    } else {
-                        self.collector.line(line);
                     }
+                    self.collector.line(line);
                 }
             }
         }
@@ -939,10 +943,19 @@ mod tests {
         }
         t.finish();
         let info = t.lookup(big.len() as u64 - 3).unwrap();
-        // Fields past the window do not count; the ones before do.
+        // The body takes the whole header; the header past the window
+        // what was read by then.
         assert_eq!(info.subject(), Some(&b"early"[..]));
-        assert_eq!(info.message_id(), None);
-        assert_eq!(info.date().unwrap().1, DateSource::FromLine);
+        assert_eq!(info.message_id(), Some("<late@x>"));
+        assert_eq!(info.date().unwrap().1, DateSource::Date);
+        let late = t
+            .lookup(memmem::find(&big, b"Message-ID").unwrap() as u64)
+            .unwrap();
+        assert_eq!(late.subject(), Some(&b"early"[..]));
+        assert_eq!(
+            (late.message_id(), late.date().unwrap().1),
+            (None, DateSource::FromLine)
+        );
         // A long value is capped.
         let mut long = b"Subject: ".to_vec();
         long.resize(10 * VALUE_CAP, b'x');

@@ -123,8 +123,10 @@ struct Header {
     /// Where its text starts in the decoded text, while it is held back.
     hold: Option<u64>,
     /// Its header went on past [`ID_WINDOW`] bytes (or it is read): what
-    /// it gives is decided, `info`.
+    /// its text gives is decided, `info`.
     id_given_up: bool,
+    /// It went on past the window: its body takes all of it, read after.
+    window_passed: bool,
     info: Option<Arc<MessageInfo>>,
 }
 
@@ -515,7 +517,10 @@ impl Reader {
     fn begin_body(&mut self) {
         let h = std::mem::take(&mut self.header);
         if h.forwarded {
-            self.forwarded = h.info.clone();
+            self.forwarded = match h.window_passed {
+                true => h.collector.info(),
+                false => h.info.clone(),
+            };
         }
         // The type and subtype as they stand (no `type/subtype` means
         // `text/plain`), compared without case: no allocation per part but
@@ -884,7 +889,7 @@ impl Reader {
     /// value of the first `Content-Type` and `Content-Transfer-Encoding`.
     fn header_line(&mut self, run: &Pass<'_>, a: usize, e: usize, at_ls: bool) {
         let raw = run.raw;
-        if at_ls && self.header.forwarded && !self.header.id_given_up {
+        if at_ls && self.header.forwarded {
             let line = &raw[a..e];
             let line = line.strip_suffix(b"\n").unwrap_or(line);
             self.header.collector.line(line);
@@ -961,6 +966,7 @@ impl Reader {
             let start = *h.raw_start.get_or_insert(run.base + a as u64);
             if run.base + e as u64 - start > ID_WINDOW {
                 h.id_given_up = true;
+                h.window_passed = true;
                 h.info = h.collector.info();
             }
         }
