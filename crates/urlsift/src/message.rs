@@ -234,7 +234,7 @@ impl Collector {
     }
 
     /// The mbox `From ` line that starts the message.
-    pub fn from_line(&mut self, line: &[u8]) {
+    pub fn mbox_line(&mut self, line: &[u8]) {
         if self.fields.contains(Fields::DATE) {
             self.from_line = Some(capped(line));
         }
@@ -702,7 +702,7 @@ impl MessageTracker {
         self.collector = Collector::new(self.fields);
         self.starts.push_back((at, None));
         if line.starts_with(b"From ") {
-            self.collector.from_line(line);
+            self.collector.mbox_line(line);
         } else {
             self.collector.line(line);
         }
