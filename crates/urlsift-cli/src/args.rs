@@ -168,10 +168,10 @@ pub struct Args {
     /// Message fields computed and printed for each URL, of date,newsgroups,subject,message-id, or none; default: all four with --json, none otherwise (no cost); in plain output each goes before the URL with a TAB, '-' when unknown; --tally with date adds each URL's first and last date (urlsift --fields date,subject a.mbox)
     #[arg(long, value_name = "LIST")]
     pub fields: Option<String>,
-    /// Only URLs of messages dated at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, UTC); URLs with no known date are left out (urlsift --since 1993-01-01 a.mbox)
+    /// Only URLs of messages dated at or after DATE (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss], UTC unless +hh:mm); URLs with no known date are left out (urlsift --since 1993-01 a.mbox)
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
-    /// Only URLs of messages dated before DATE (as --since); URLs with no known date are left out (urlsift --until 1994-01-01 a.mbox)
+    /// Only URLs of messages dated before DATE, not at it (as --since); URLs with no known date are left out (urlsift --since 1993 --until 1994 a.mbox)
     #[arg(long, value_name = "DATE")]
     pub until: Option<String>,
     /// Most bytes of one <...> candidate, 8 to 1048576 (urlsift --max-bytes 4096 a.txt)
