@@ -14,6 +14,7 @@
 //! `{"bytes":"<base64>"}`, which gives the name back exactly.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use crate::args::{Config, Mode};
 
@@ -85,6 +86,9 @@ pub struct Recs {
     /// the line it starts on is known writes them so, noted in `lines`,
     /// and the writer adds the base.
     pub relative: bool,
+    /// The JSON message fields last written and whose they are: the
+    /// matches of one message share them, written once.
+    pub message_json: Option<(Arc<MessageInfo>, Vec<u8>)>,
 }
 
 impl Recs {
@@ -168,6 +172,25 @@ fn put_date(recs: &mut Recs, m: &Match) {
         let _ = write!(recs.body, "{}", t.unix_seconds());
     }
     recs.body.push(b':');
+}
+
+/// [`json_message`] for `m`'s message, the bytes of the last message
+/// written again when it is the same.
+fn put_message(recs: &mut Recs, m: &Match) {
+    let Some(info) = m.shared_message() else {
+        return json_message(&mut recs.body, None);
+    };
+    if let Some((last, bytes)) = &recs.message_json {
+        if Arc::ptr_eq(last, info) {
+            recs.body.extend_from_slice(bytes);
+            return;
+        }
+    }
+    let mut bytes = recs.message_json.take().map(|(_, b)| b).unwrap_or_default();
+    bytes.clear();
+    json_message(&mut bytes, Some(info));
+    recs.body.extend_from_slice(&bytes);
+    recs.message_json = Some((info.clone(), bytes));
 }
 
 /// The message fields of a JSON object: `message_id`, `date` (RFC 3339,
@@ -779,8 +802,8 @@ impl Printer {
         self.json_tail(out, m);
         out.extend_from_slice(b",\"warnings\":");
         json_warnings(out, url);
-        json_message(out, m.message());
-        out.extend_from_slice(b"}\n");
+        put_message(recs, m);
+        recs.body.extend_from_slice(b"}\n");
     }
 
     fn push_invalid(&self, recs: &mut Recs, name: &InputName, m: &Match, lines: Option<&[u8]>) {
@@ -808,7 +831,8 @@ impl Printer {
                 out.extend_from_slice(b",\"scheme\":null,\"fragment\":null");
                 self.json_tail(out, m);
                 out.extend_from_slice(b",\"warnings\":[]");
-                json_message(out, m.message());
+                put_message(recs, m);
+                let out = &mut recs.body;
                 out.extend_from_slice(b",\"reason\":");
                 json_str(out, &reason());
                 let offset = m.error().map(|e| e.offset());

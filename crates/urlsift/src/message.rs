@@ -206,6 +206,8 @@ pub(crate) struct Collector {
     groups: Option<Vec<u8>>,
     subject: Option<Vec<u8>>,
     from_line: Option<Vec<u8>>,
+    /// The buffers of the values of messages read before, for the next.
+    spare: Vec<Vec<u8>>,
 }
 
 fn trim(v: &[u8]) -> &[u8] {
@@ -220,8 +222,12 @@ fn trim(v: &[u8]) -> &[u8] {
     &v[s..e]
 }
 
-fn capped(v: &[u8]) -> Vec<u8> {
-    v[..v.len().min(VALUE_CAP)].to_vec()
+/// At most [`VALUE_CAP`] bytes of `v`, in a spare buffer if there is one.
+fn capped(spare: &mut Vec<Vec<u8>>, v: &[u8]) -> Vec<u8> {
+    let mut b = spare.pop().unwrap_or_default();
+    b.clear();
+    b.extend_from_slice(&v[..v.len().min(VALUE_CAP)]);
+    b
 }
 
 impl Collector {
@@ -233,10 +239,28 @@ impl Collector {
         }
     }
 
+    /// Starts over for the next message (the buffers are kept).
+    pub fn reset(&mut self) {
+        let spare = &mut self.spare;
+        for slot in [
+            &mut self.id,
+            &mut self.date,
+            &mut self.posted,
+            &mut self.nntp,
+            &mut self.groups,
+            &mut self.subject,
+            &mut self.from_line,
+        ] {
+            spare.extend(slot.take());
+        }
+        self.last = None;
+        self.id_folding = false;
+    }
+
     /// The mbox `From ` line that starts the message.
     pub fn mbox_line(&mut self, line: &[u8]) {
         if self.fields.contains(Fields::DATE) {
-            self.from_line = Some(capped(line));
+            self.from_line = Some(capped(&mut self.spare, line));
         }
     }
 
@@ -248,7 +272,7 @@ impl Collector {
             if self.id_folding {
                 let v = trim(line);
                 if !v.is_empty() {
-                    self.id = Some(capped(v));
+                    self.id = Some(capped(&mut self.spare, v));
                     self.id_folding = false;
                 }
                 return;
@@ -298,11 +322,11 @@ impl Collector {
         if slot == Slot::Id {
             match trim(value) {
                 [] => self.id_folding = true,
-                v => self.id = Some(capped(v)),
+                v => self.id = Some(capped(&mut self.spare, v)),
             }
             return;
         }
-        *target = Some(capped(value));
+        *target = Some(capped(&mut self.spare, value));
         self.last = Some(slot);
     }
 
@@ -513,7 +537,6 @@ pub struct MessageTracker {
     starts: VecDeque<(u64, Option<Arc<MessageInfo>>)>,
     /// The info of the message in force before the first start kept.
     before: Option<Arc<MessageInfo>>,
-    from_finder: memmem::Finder<'static>,
 }
 
 fn empty_line(line: &[u8]) -> bool {
@@ -544,7 +567,6 @@ impl MessageTracker {
             decided: false,
             starts: VecDeque::new(),
             before: None,
-            from_finder: memmem::Finder::new(b"\nFrom ").into_owned(),
         }
     }
 
@@ -608,15 +630,18 @@ impl MessageTracker {
         if self.prev_empty && data[i..].starts_with(b"From ") {
             return self.line_at(data, i, base);
         }
-        let mut from = i;
-        while let Some(k) = self.from_finder.find(&data[from..]) {
-            let nl = from + k;
-            let ls = memchr::memrchr(b'\n', &data[i..nl]).map_or(i, |p| i + p + 1);
-            if empty_line(&data[ls..nl]) {
-                self.prev_empty = true;
-                return self.line_at(data, nl + 1, base);
+        // The MIME reading's own search for an `F` after an empty line.
+        let mut from = i + 1;
+        while let Some(p) = crate::mime::next_message_start(data, from) {
+            let nl = p - 1;
+            if data[nl] == b'\n' && data[p..].starts_with(b"From ") {
+                let ls = memchr::memrchr(b'\n', &data[i..nl]).map_or(i, |k| i + k + 1);
+                if empty_line(&data[ls..nl]) {
+                    self.prev_empty = true;
+                    return self.line_at(data, p, base);
+                }
             }
-            from = nl + 1;
+            from = p + 1;
         }
         // No message start: the state after the last complete line, and
         // the line begun after it.
@@ -699,7 +724,7 @@ impl MessageTracker {
         self.mode = Mode::Header;
         self.header_start = at;
         self.decided = false;
-        self.collector = Collector::new(self.fields);
+        self.collector.reset();
         self.starts.push_back((at, None));
         if line.starts_with(b"From ") {
             self.collector.mbox_line(line);
@@ -739,6 +764,18 @@ impl MessageTracker {
     /// The metadata of the message holding raw offset `at` (one before
     /// [`MessageTracker::undecided`], and not forgotten).
     pub fn lookup(&self, at: u64) -> Option<&Arc<MessageInfo>> {
+        // Most lookups are in the first message kept (what is before the
+        // caller is forgotten) or in the last one.
+        if let Some((s, info)) = self.starts.back() {
+            if *s <= at {
+                return info.as_ref();
+            }
+        }
+        if let (Some(first), Some(second)) = (self.starts.front(), self.starts.get(1)) {
+            if first.0 <= at && at < second.0 {
+                return first.1.as_ref();
+            }
+        }
         let i = self.starts.partition_point(|&(s, _)| s <= at);
         match i {
             0 => self.before.as_ref(),
@@ -822,6 +859,8 @@ impl Attach {
             self.held.push_back(m.clone());
             return;
         }
+        // Matches come in order: the messages before this one are done.
+        self.tracker.forget(m.offset());
         m.message = self.tracker.lookup(m.offset()).cloned();
         each(m);
     }

@@ -362,7 +362,7 @@ impl Match {
     /// `message/news` part, the innermost one) it was found in, headers
     /// included, as written (trimmed); `None` outside forwarded messages,
     /// when that message has none, or when it comes past the first
-    /// [`WINDOW`](crate::message::WINDOW) bytes of its header. Given
+    /// [`WINDOW`](crate::WINDOW) bytes of its header. Given
     /// whatever [`Scanner::fields`] says; [`Match::message`] gives a
     /// top-level message's too.
     pub fn forwarded_message_id(&self) -> Option<&str> {
@@ -385,6 +385,12 @@ impl Match {
     /// ```
     pub fn message(&self) -> Option<&MessageInfo> {
         self.forwarded.as_deref().or(self.message.as_deref())
+    }
+
+    /// [`Match::message`] as the shared value the matches of one message
+    /// hold (to tell whether two matches share their message cheaply).
+    pub fn shared_message(&self) -> Option<&Arc<MessageInfo>> {
+        self.forwarded.as_ref().or(self.message.as_ref())
     }
 
     /// Sets the top-level message's metadata, for a caller that tracks

@@ -42,6 +42,7 @@ use memchr::{memchr, memrchr};
 
 pub use map::Encoding;
 pub(crate) use map::{Kind, Map, Place, Run};
+pub(crate) use unchanged::next_message_start;
 
 use crate::message::{Attach, Collector, Fields, MessageInfo};
 use crate::scan::{Engine, Match, Scanner};

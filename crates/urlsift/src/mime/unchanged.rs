@@ -142,7 +142,7 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
 /// feed after a line feed or CR (an `F` in the first two bytes, whose line
 /// state lies before `bytes`, is always given). Every mbox `From ` line
 /// after an empty line is one; the caller checks the rest.
-fn next_message_start(bytes: &[u8], from: usize) -> Option<usize> {
+pub(crate) fn next_message_start(bytes: &[u8], from: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
         #[cfg(urlsift_avx512)]
