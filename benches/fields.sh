@@ -7,8 +7,8 @@
 #
 #   benches/fields.sh [--size 256M] [--runs 7] [--dir DIR]
 #
-# Each pair runs RUNS times, alternating; the medians of wall time and of
-# the paired ratios are printed. Corpora are kept in DIR (default
+# Each pair runs RUNS times, alternating; the medians of the time (CPU time
+# with perf, else wall time) and of the paired ratios are printed. Corpora are kept in DIR (default
 # /tmp/urlsift-bench) and reused. Needs ../shared (gen-corpus).
 set -euo pipefail
 size=256M runs=7 dir=/tmp/urlsift-bench
@@ -28,9 +28,16 @@ if [ ! -d "$corpus" ]; then
 fi
 cd "$corpus"
 
-# Wall seconds of one run of the command in "$@".
+# Seconds of one run of the command in "$@": CPU time (perf's task-clock)
+# when perf is there, steadier than wall time on a shared machine; wall
+# time otherwise.
 wall() {
     local t0 t1
+    if command -v perf >/dev/null 2>&1; then
+        perf stat -x, -e task-clock "$@" mail.mbox news 2>&1 >/dev/null |
+            awk -F, '/task-clock/ {printf "%.4f\n", $1 / 1000}'
+        return
+    fi
     t0=$(date +%s%N)
     "$@" mail.mbox news >/dev/null
     t1=$(date +%s%N)
