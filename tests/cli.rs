@@ -1205,6 +1205,14 @@ fn since_and_until_select_by_message_date() {
         );
         assert_eq!(r.out(), "dated.mbox:http://three.example/\n");
     }
+    // Context lines and --json with them select the same URLs.
+    let r = run(d.path(), &["-C", "0", "--since", "1993-12", "dated.mbox"]);
+    assert_eq!(r.out(), "<http://three.example/>\n");
+    let r = run(
+        d.path(),
+        &["--json", "-A", "0", "--until", "1993-02", "dated.mbox"],
+    );
+    assert_eq!(r.out().lines().count(), 2, "{}", r.out());
     // URLs with no known date are left out; nothing left: exit 1.
     let r = run(d.path(), &["--until", "2100-01-01", "undated.txt"]);
     assert_eq!((r.code, r.out()), (1, String::new()));

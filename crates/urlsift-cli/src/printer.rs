@@ -596,10 +596,22 @@ impl Printer {
         self.context.is_some() && self.mode == Mode::Json
     }
 
+    /// Whether `--since` and `--until` keep `m` (a URL whose message has
+    /// no known date is left out when either is given).
+    fn dated_ok(&self, m: &Match) -> bool {
+        match self.dates {
+            None => true,
+            Some((since, until)) => m
+                .message()
+                .and_then(MessageInfo::date)
+                .is_some_and(|(t, _)| (since..until).contains(&t.unix_seconds())),
+        }
+    }
+
     /// What [`context::ContextLines`] shows of a match: `None` when the
     /// filters drop it.
     pub fn mark(&self, m: &Match) -> Option<context::Mark> {
-        if self.form.is_some_and(|f| f != m.form()) {
+        if self.form.is_some_and(|f| f != m.form()) || !self.dated_ok(m) {
             return None;
         }
         let link = if self.invalid {
@@ -673,12 +685,8 @@ impl Printer {
         if self.form.is_some_and(|f| f != m.form()) {
             return;
         }
-        if let Some((since, until)) = self.dates {
-            // A URL whose message has no known date is left out.
-            match m.message().and_then(MessageInfo::date) {
-                Some((t, _)) if (since..until).contains(&t.unix_seconds()) => {}
-                _ => return,
-            }
+        if !self.dated_ok(m) {
+            return;
         }
         // With -m, a piece never needs more than N records (the writer cuts
         // the input's output at N; with -u the later ones may be needed).

@@ -132,7 +132,7 @@ pub(super) fn search_pieces<R: Read>(
             (_, Some((push, start, counted))) => {
                 search_piece_mime(push, *start, counted, &p, relative, ctx, name)
             }
-            (Some(cl), None) => search_piece_context(&p, lines, cl, ctx, name),
+            (Some(cl), None) => search_piece_context(&p, lines, cl, map.as_ref(), ctx, name),
             // (Context is read in order, from the input's start.)
             (None, None) if json_lines => {
                 search_piece_json_lines(&p, lines, &mut own, map.as_ref(), ctx, name)
@@ -314,12 +314,18 @@ pub(super) fn search_piece_context(
     p: &Piece,
     lines: u64,
     cl: &mut ContextLines,
+    map: Option<&MessageMap>,
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
     let mut recs = new_recs(false);
     let mut marks = Vec::new();
-    let lf = scan_in_order(p, lines, ctx, &mut |m| marks.extend(ctx.printer.mark(m)));
+    let lf = scan_in_order(p, lines, ctx, &mut |m| {
+        if let Some(mm) = map {
+            m.set_message(mm.lookup(m.offset()).cloned());
+        }
+        marks.extend(ctx.printer.mark(m))
+    });
     cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
     (recs, lf)
 }
