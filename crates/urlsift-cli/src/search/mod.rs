@@ -133,12 +133,13 @@ pub fn run(cfg: Config) -> i32 {
         .rejected(cfg.invalid)
         .mime(!cfg.raw)
         .html(cfg.html)
-        .naked(cfg.naked);
+        .naked(cfg.naked)
+        .fields(cfg.compute);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,
         printer: &printer,
-        msgs: cfg.needs_message_id(),
+        msgs: cfg.needs_messages(),
         stop: &stop,
         opts: &cfg.archive,
         member_show: cfg.with_filename.unwrap_or(true),

@@ -32,7 +32,6 @@
 //! mixed sizes, long lines and streams.
 
 use crate::input::archive::{open_file, Opened, Zip};
-use crate::mail::MessageTracker;
 use crate::walk::Entry;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -508,14 +507,17 @@ pub(super) fn run_parallel(
                     }
                     Ok(r) => {
                         let mut pr = PieceReader::stream(r, ctx.scanner);
-                        let mut tracker = ctx.msgs.then(MessageTracker::new);
+                        let mut tracker = ctx
+                            .msgs
+                            .then(|| urlsift::MessageTracker::new(ctx.scanner.get_fields()));
                         while let Some(p) = pr.next_piece() {
                             if stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            let map = tracker
-                                .as_mut()
-                                .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+                            let map = tracker.as_mut().map(|t| {
+                                t.feed(&p.bytes()[..p.limit]);
+                                t.map(p.offset)
+                            });
                             let error = if p.at_end {
                                 pr.take_error().map(|err| read_message(&input.entry, &err))
                             } else {

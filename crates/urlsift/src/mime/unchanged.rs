@@ -215,7 +215,7 @@ impl Reader {
             || self.forwarded.is_some()
             || p.encoding.is_some()
             || p.content_type.is_some()
-            || p.message_id.is_some()
+            || p.message.is_some()
         {
             return false;
         }
