@@ -104,9 +104,9 @@ pub(super) fn search_pieces<R: Read>(
     // (matches come with offsets from the first piece's start and lines
     // counted from it). It reads all it is given before `feed_each`
     // returns, so each match lands in the piece where it is decided, at
-    // most one candidate late. Context output (-A/-B/-C) still reads the
-    // raw text.
-    let mut mime = (ctx.scanner.get_mime() && context.is_none() && !json_lines).then(|| {
+    // most one candidate late. Context output (-A/-B/-C) holds the raw
+    // text until its matches are decided (see `held`).
+    let mut mime = ctx.scanner.get_mime().then(|| {
         let start = next.as_ref().map_or(0, |p| p.offset);
         (
             PushScanner::new(ctx.scanner),
@@ -117,6 +117,9 @@ pub(super) fn search_pieces<R: Read>(
             },
         )
     });
+    let start = mime.as_ref().map_or(0, |m| m.1);
+    let mut held_marks = Held::new(start, ctx);
+    let mut held_json = Held::new(start, ctx);
     let mut last_map = None;
     while let Some(p) = next.take() {
         if ctx.stop.load(Ordering::Relaxed) || room == 0 {
@@ -126,6 +129,24 @@ pub(super) fn search_pieces<R: Read>(
             .as_mut()
             .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
         let (recs, lf) = match (context.as_mut(), &mut mime) {
+            (Some(cl), Some((push, start, _))) => {
+                let feed = Feed::Piece(push, &p);
+                let recs = search_piece_mime_context(feed, *start, &mut held_marks, cl, ctx, name);
+                (recs, 0)
+            }
+            (None, Some((push, start, _))) if json_lines => {
+                let feed = Feed::Piece(push, &p);
+                let recs = search_piece_mime_json_lines(
+                    feed,
+                    *start,
+                    &mut held_json,
+                    &mut own,
+                    map.as_ref(),
+                    ctx,
+                    name,
+                );
+                (recs, 0)
+            }
             (_, Some((push, start, counted))) => {
                 search_piece_mime(push, *start, counted, &p, relative, map.as_ref(), ctx, name)
             }
@@ -143,6 +164,32 @@ pub(super) fn search_pieces<R: Read>(
         last_map = map;
         next = pr.next_piece();
     }
+    if let Some((push, start, _)) = mime {
+        // The last matches, and with context the lines held for them.
+        let recs = match context.as_mut() {
+            Some(cl) => {
+                let feed = Feed::End(push);
+                search_piece_mime_context(feed, start, &mut held_marks, cl, ctx, name)
+            }
+            None if json_lines => search_piece_mime_json_lines(
+                Feed::End(push),
+                start,
+                &mut held_json,
+                &mut own,
+                last_map.as_ref(),
+                ctx,
+                name,
+            ),
+            None => {
+                let mut recs = new_recs(relative);
+                push.finish_each(&mut |m| {
+                    push_mime_match(&mut recs, m, start, last_map.as_ref(), ctx, name)
+                });
+                recs
+            }
+        };
+        emit(recs, 0, 0).map_err(Fail::Write)?;
+    }
     if let Some(cl) = context.as_mut() {
         // A last line without a line feed waited for more.
         let mut recs = new_recs(false);
@@ -155,13 +202,6 @@ pub(super) fn search_pieces<R: Read>(
         own.finish(&mut |m, id, text| {
             ctx.printer
                 .push_match_with(&mut recs, name, m, id, Some(text));
-        });
-        emit(recs, 0, 0).map_err(Fail::Write)?;
-    }
-    if let Some((push, start, _)) = mime {
-        let mut recs = new_recs(relative);
-        push.finish_each(&mut |m| {
-            push_mime_match(&mut recs, m, start, last_map.as_ref(), ctx, name)
         });
         emit(recs, 0, 0).map_err(Fail::Write)?;
     }
