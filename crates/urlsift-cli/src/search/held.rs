@@ -32,6 +32,11 @@ fn lag(ctx: Ctx<'_>) -> u64 {
 /// [`Held::add`]): memory stays bounded.
 const MAX_LAG: u64 = 16 << 20;
 
+/// What walks released bytes: the bytes held, how many of them to walk,
+/// their offset, whether the input ends there, and the matches that start
+/// in them.
+type Walk<'a, T> = dyn FnMut(&[u8], usize, u64, bool, Vec<T>) + 'a;
+
 /// The raw bytes of an input from offset `base` on, not yet walked, and
 /// the matches decided in them (`T`: a [`Mark`], or a match and its
 /// Message-ID), in order of their starts.
@@ -73,10 +78,8 @@ impl<T> Held<T> {
     }
 
     /// Walks the bytes held up to `lag` bytes before their end (all of them
-    /// `at_end`): `walk` gets the bytes held, how many of them to walk,
-    /// their offset, whether the input ends there, and the matches that
-    /// start in them.
-    fn release(&mut self, at_end: bool, walk: &mut dyn FnMut(&[u8], usize, u64, bool, Vec<T>)) {
+    /// `at_end`) through `walk`.
+    fn release(&mut self, at_end: bool, walk: &mut Walk<'_, T>) {
         let len = self.bytes.len();
         let cut = if at_end {
             len
@@ -111,7 +114,7 @@ pub(super) enum Feed<'a> {
     /// The scanner and the next piece.
     Piece(&'a mut PushScanner, &'a Piece),
     /// The scanner, whose input ends.
-    End(PushScanner),
+    End(Box<PushScanner>),
 }
 
 impl Feed<'_> {

@@ -168,11 +168,11 @@ pub(super) fn search_pieces<R: Read>(
         // The last matches, and with context the lines held for them.
         let recs = match context.as_mut() {
             Some(cl) => {
-                let feed = Feed::End(push);
+                let feed = Feed::End(Box::new(push));
                 search_piece_mime_context(feed, start, &mut held_marks, cl, ctx, name)
             }
             None if json_lines => search_piece_mime_json_lines(
-                Feed::End(push),
+                Feed::End(Box::new(push)),
                 start,
                 &mut held_json,
                 &mut own,
