@@ -19,13 +19,16 @@ use crate::printer::context::{ContextLines, Mark, OwnLines};
 use crate::printer::{InputName, Recs};
 use urlsift::{Match, PushScanner};
 
-/// Raw bytes held behind the end of the bytes fed: far more than the
-/// reader ever holds back (a candidate of `max_bytes` decoded bytes, whose
+/// Raw bytes held behind the end of the bytes fed: more than the reader
+/// holds back of text (a candidate of `max_bytes` decoded bytes, whose
 /// quoted-printable encoding is three times as long; a forwarded message's
 /// header, 32 KiB, waiting for its Message-ID; about 1 KiB of an undecided
-/// line).
+/// line), and at least a piece. Only markup the HTML reader drops inside
+/// an open candidate (tags that write no text, as long as they come)
+/// makes a match later than that.
 fn lag(ctx: Ctx<'_>) -> u64 {
-    8 * ctx.scanner.get_limits().max_bytes as u64 + (128 << 10)
+    let text = 8 * ctx.scanner.get_limits().max_bytes as u64 + (128 << 10);
+    text.max(piece() as u64)
 }
 
 /// The most the lag grows to when a match comes later than it (see
