@@ -309,9 +309,10 @@ fn push_mime_match(
     ctx.printer.push_match(recs, name, m, id);
 }
 
-/// Scans a piece of an input read in order (context output), each match
-/// moved to the input's offsets and lines (`lines` before the piece);
-/// returns the piece's line feeds (all of them unless it is the last).
+/// Scans a piece of an input read in order (context output, `--raw`),
+/// each match moved to the input's offsets and lines (`lines` before the
+/// piece); returns the piece's line feeds (all of them unless it is the
+/// last).
 fn scan_in_order(p: &Piece, lines: u64, ctx: Ctx<'_>, each: &mut dyn FnMut(&mut Match)) -> u64 {
     ctx.scanner.scan_piece_counting(
         p.bytes(),
@@ -326,10 +327,10 @@ fn scan_in_order(p: &Piece, lines: u64, ctx: Ctx<'_>, each: &mut dyn FnMut(&mut 
     )
 }
 
-/// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
-/// text of its URL's own lines (apart, so the common path stays as lean),
-/// through `own`, which keeps what the next piece needs of a line longer
-/// than a piece.
+/// [`search_piece`] for `--json` with `-A/-B/-C` (`--raw`; the MIME
+/// reading's is in `held`): each object carries the text of its URL's own
+/// lines (apart, so the common path stays as lean), through `own`, which
+/// keeps what the next piece needs of a line longer than a piece.
 pub(super) fn search_piece_json_lines(
     p: &Piece,
     lines: u64,
@@ -358,8 +359,9 @@ pub(super) fn search_piece_json_lines(
     (recs, lf)
 }
 
-/// Searches one piece of an input read in order for `-A/-B/-C`: its lines
-/// and their context through `cl`, which carries what the next piece needs.
+/// Searches one piece of an input read in order for `-A/-B/-C` (`--raw`;
+/// the MIME reading's is in `held`): its lines and their context through
+/// `cl`, which carries what the next piece needs.
 pub(super) fn search_piece_context(
     p: &Piece,
     lines: u64,
