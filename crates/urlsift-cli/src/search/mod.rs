@@ -51,6 +51,7 @@ use std::time::Instant;
 use urlsift::Scanner;
 
 mod archive;
+mod held;
 mod input;
 mod live;
 mod order;
@@ -62,6 +63,7 @@ mod tests;
 mod unit;
 
 use archive::*;
+use held::*;
 use input::*;
 use order::*;
 use pieces::*;

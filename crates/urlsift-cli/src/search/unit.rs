@@ -88,9 +88,9 @@ pub(super) fn search_pieces<R: Read>(
     // -A/-B/-C: what one piece leaves to the next.
     let mut context = ctx.printer.context_lines();
     let json_lines = ctx.printer.json_lines();
-    // The raw readings track messages here, apart from the scanning; the
+    // The raw reading tracks messages here, apart from the scanning; the
     // MIME reading's push scanner gives each match its message itself.
-    let mime_read = ctx.scanner.get_mime() && context.is_none() && !json_lines;
+    let mime_read = ctx.scanner.get_mime();
     let mut tracker =
         (ctx.msgs && !mime_read).then(|| MessageTracker::new(ctx.scanner.get_fields()));
     let mut own = OwnLines::default();
@@ -107,8 +107,8 @@ pub(super) fn search_pieces<R: Read>(
     // (matches come with offsets from the first piece's start and lines
     // counted from it). It reads all it is given before `feed_each`
     // returns, so each match lands in the piece where it is decided, at
-    // most one candidate late. Context output (-A/-B/-C) still reads the
-    // raw text.
+    // most one candidate late. Context output (-A/-B/-C) holds the raw
+    // text until its matches are decided (see `held`).
     let mut mime = mime_read.then(|| {
         let start = next.as_ref().map_or(0, |p| p.offset);
         (
@@ -120,6 +120,9 @@ pub(super) fn search_pieces<R: Read>(
             },
         )
     });
+    let start = mime.as_ref().map_or(0, |m| m.1);
+    let mut held_marks = Held::new(start, ctx);
+    let mut held_json = Held::new(start, ctx);
     while let Some(p) = next.take() {
         if ctx.stop.load(Ordering::Relaxed) || room == 0 {
             return Ok(());
@@ -129,6 +132,17 @@ pub(super) fn search_pieces<R: Read>(
             t.map(p.offset)
         });
         let (recs, lf) = match (context.as_mut(), &mut mime) {
+            (Some(cl), Some((push, start, _))) => {
+                let feed = Feed::Piece(push, &p);
+                let recs = search_piece_mime_context(feed, *start, &mut held_marks, cl, ctx, name);
+                (recs, 0)
+            }
+            (None, Some((push, start, _))) if json_lines => {
+                let feed = Feed::Piece(push, &p);
+                let recs =
+                    search_piece_mime_json_lines(feed, *start, &mut held_json, &mut own, ctx, name);
+                (recs, 0)
+            }
             (_, Some((push, start, counted))) => {
                 search_piece_mime(push, *start, counted, &p, relative, ctx, name)
             }
@@ -145,6 +159,29 @@ pub(super) fn search_pieces<R: Read>(
         pr.recycle(p.into_buffer());
         next = pr.next_piece();
     }
+    if let Some((push, start, _)) = mime {
+        // The last matches, and with context the lines held for them.
+        let recs = match context.as_mut() {
+            Some(cl) => {
+                let feed = Feed::End(Box::new(push));
+                search_piece_mime_context(feed, start, &mut held_marks, cl, ctx, name)
+            }
+            None if json_lines => search_piece_mime_json_lines(
+                Feed::End(Box::new(push)),
+                start,
+                &mut held_json,
+                &mut own,
+                ctx,
+                name,
+            ),
+            None => {
+                let mut recs = new_recs(relative);
+                push.finish_each(&mut |m| push_mime_match(&mut recs, m, start, ctx, name));
+                recs
+            }
+        };
+        emit(recs, 0, 0).map_err(Fail::Write)?;
+    }
     if let Some(cl) = context.as_mut() {
         // A last line without a line feed waited for more.
         let mut recs = new_recs(false);
@@ -157,11 +194,6 @@ pub(super) fn search_pieces<R: Read>(
         own.finish(&mut |m, text| {
             ctx.printer.push_match_with(&mut recs, name, m, Some(text));
         });
-        emit(recs, 0, 0).map_err(Fail::Write)?;
-    }
-    if let Some((push, start, _)) = mime {
-        let mut recs = new_recs(relative);
-        push.finish_each(&mut |m| push_mime_match(&mut recs, m, start, ctx, name));
         emit(recs, 0, 0).map_err(Fail::Write)?;
     }
     match pr.take_error() {
@@ -258,9 +290,10 @@ fn push_mime_match(recs: &mut Recs, m: &mut Match, start: u64, ctx: Ctx<'_>, nam
     ctx.printer.push_match(recs, name, m);
 }
 
-/// Scans a piece of an input read in order (context output), each match
-/// moved to the input's offsets and lines (`lines` before the piece);
-/// returns the piece's line feeds (all of them unless it is the last).
+/// Scans a piece of an input read in order (context output, `--raw`),
+/// each match moved to the input's offsets and lines (`lines` before the
+/// piece); returns the piece's line feeds (all of them unless it is the
+/// last).
 fn scan_in_order(p: &Piece, lines: u64, ctx: Ctx<'_>, each: &mut dyn FnMut(&mut Match)) -> u64 {
     ctx.scanner.scan_piece_counting(
         p.bytes(),
@@ -275,10 +308,10 @@ fn scan_in_order(p: &Piece, lines: u64, ctx: Ctx<'_>, each: &mut dyn FnMut(&mut 
     )
 }
 
-/// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
-/// text of its URL's own lines (apart, so the common path stays as lean),
-/// through `own`, which keeps what the next piece needs of a line longer
-/// than a piece.
+/// [`search_piece`] for `--json` with `-A/-B/-C` (`--raw`; the MIME
+/// reading's is in `held`): each object carries the text of its URL's own
+/// lines (apart, so the common path stays as lean), through `own`, which
+/// keeps what the next piece needs of a line longer than a piece.
 pub(super) fn search_piece_json_lines(
     p: &Piece,
     lines: u64,
@@ -308,8 +341,9 @@ pub(super) fn search_piece_json_lines(
     (recs, lf)
 }
 
-/// Searches one piece of an input read in order for `-A/-B/-C`: its lines
-/// and their context through `cl`, which carries what the next piece needs.
+/// Searches one piece of an input read in order for `-A/-B/-C` (`--raw`;
+/// the MIME reading's is in `held`): its lines and their context through
+/// `cl`, which carries what the next piece needs.
 pub(super) fn search_piece_context(
     p: &Piece,
     lines: u64,
