@@ -1306,3 +1306,42 @@ fn tally_gives_first_and_last_dates() {
     assert_eq!(v["first_date"], "1993-01-12T19:02:11Z");
     assert_eq!(v["last_date"], "1993-03-03T10:00:00Z");
 }
+
+/// A large mbox read in the MIME reading is split among threads at message
+/// starts with the message fields on (the default of `--json`): each
+/// range's reader frames its messages anew there, so every URL still has
+/// its own message's date, and the output is that of one thread.
+#[test]
+fn message_fields_survive_the_split_of_a_large_mbox() {
+    let mut mbox = Vec::new();
+    for i in 0..400u32 {
+        mbox.extend_from_slice(
+            format!(
+                "From a@b Tue Jan 12 14:02:11 1993\nDate: {} Feb 1994 10:00:00 +0000\n\
+                 Subject: m{i}\n\n<http://h{i}.example/>\n{}\n\n",
+                1 + i % 28,
+                "text ".repeat(100)
+            )
+            .as_bytes(),
+        );
+    }
+    let d = tmp();
+    write(d.path(), "big.mbox", &mbox);
+    let one = run(d.path(), &["--json", "-j1", "big.mbox"]);
+    for raw in [&[][..], &["--raw"][..]] {
+        let mut args = vec!["--json", "-j2", "--piece-size", "4096", "big.mbox"];
+        args.extend_from_slice(raw);
+        let two = run(d.path(), &args);
+        assert_eq!(two.out(), one.out(), "{raw:?}");
+    }
+    let vs: Vec<Value> = one
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(vs.len(), 400);
+    for (i, v) in vs.iter().enumerate() {
+        assert_eq!(v["subject"], format!("m{i}"));
+        assert_eq!(v["date"], format!("1994-02-{:02}T10:00:00Z", 1 + i % 28));
+    }
+}
