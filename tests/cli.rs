@@ -1113,3 +1113,235 @@ Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n\
     let r = run(d.path(), &["--html", "sometimes", "html.eml"]);
     assert_eq!(r.code, 2);
 }
+
+/// An mbox of three messages: dated by `Date:`, by the `From ` line only,
+/// and a news article with B news `Posted:`, groups and an encoded subject.
+const DATED: &[u8] = b"From a@b Tue Jan 12 14:02:11 1993\n\
+Date: Tue, 12 Jan 93 14:02:11 EST\n\
+Subject: first <http://in-header.example/>\n\
+Message-ID: <1@a>\n\
+\n\
+<http://one.example/>\n\
+\n\
+From c@d Wed Mar  3 10:00:00 1993\n\
+Subject: =?ISO-8859-1?Q?d=E9j=E0?= vu\n\
+\n\
+<http://two.example/> <http://one.example/>\n\
+\n\
+From news Mon Jan  1 00:00:00 1996\n\
+Newsgroups: comp.infosystems.www,alt.hypertext\n\
+Posted: Fri Dec  3 09:00:00 1993\n\
+Date: not a date\n\
+\n\
+<http://three.example/>\n";
+
+#[test]
+fn json_carries_the_message_fields() {
+    let d = tmp();
+    write(d.path(), "dated.mbox", DATED);
+    for raw in [&[][..], &["--raw"][..]] {
+        let mut args = vec!["--json", "dated.mbox"];
+        args.extend_from_slice(raw);
+        let r = run(d.path(), &args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let vs: Vec<Value> = r
+            .out()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let urls: Vec<&str> = vs.iter().map(|v| v["url"].as_str().unwrap()).collect();
+        assert_eq!(
+            urls,
+            [
+                "http://in-header.example/",
+                "http://one.example/",
+                "http://two.example/",
+                "http://one.example/",
+                "http://three.example/"
+            ]
+        );
+        // The header's own URL has its message's fields too.
+        for v in &vs[..2] {
+            assert_eq!(v["date"], "1993-01-12T19:02:11Z");
+            assert_eq!(v["date_source"], "date");
+            assert_eq!(v["subject"], "first <http://in-header.example/>");
+            assert_eq!(v["message_id"], "<1@a>");
+            assert_eq!(v["newsgroups"], Value::Null);
+        }
+        assert_eq!(vs[2]["date"], "1993-03-03T10:00:00Z");
+        assert_eq!(vs[2]["date_source"], "from-line");
+        assert_eq!(vs[2]["subject"], "d\u{e9}j\u{e0} vu");
+        assert_eq!(vs[2]["message_id"], Value::Null);
+        assert_eq!(vs[4]["date"], "1993-12-03T09:00:00Z");
+        assert_eq!(vs[4]["date_source"], "posted");
+        assert_eq!(
+            vs[4]["newsgroups"],
+            serde_json::json!(["comp.infosystems.www", "alt.hypertext"])
+        );
+    }
+    // --fields chooses what is computed: the rest is null.
+    let r = run(d.path(), &["--json", "--fields", "subject", "dated.mbox"]);
+    let v: Value = serde_json::from_str(r.out().lines().nth(1).unwrap()).unwrap();
+    assert_eq!(v["subject"], "first <http://in-header.example/>");
+    assert_eq!((&v["date"], &v["message_id"]), (&Value::Null, &Value::Null));
+}
+
+#[test]
+fn fields_in_plain_output() {
+    let d = tmp();
+    write(d.path(), "dated.mbox", DATED);
+    let r = run(
+        d.path(),
+        &["--fields", "date,newsgroups,subject", "dated.mbox"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[2],
+        "1993-03-03T10:00:00Z\t-\td\u{e9}j\u{e0} vu\thttp://two.example/"
+    );
+    assert_eq!(
+        lines[4],
+        "1993-12-03T09:00:00Z\tcomp.infosystems.www,alt.hypertext\t-\thttp://three.example/"
+    );
+    // --message-id adds to --fields, in the fields' order.
+    let r = run(
+        d.path(),
+        &["--fields", "date", "--message-id", "dated.mbox"],
+    );
+    assert_eq!(
+        r.out().lines().nth(1),
+        Some("1993-01-12T19:02:11Z\t<1@a>\thttp://one.example/")
+    );
+    let r = run(d.path(), &["--fields", "sender", "dated.mbox"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("sender"), "{}", r.stderr);
+}
+
+#[test]
+fn since_and_until_select_by_message_date() {
+    let d = tmp();
+    write(d.path(), "dated.mbox", DATED);
+    write(d.path(), "undated.txt", b"<http://undated.example/>\n");
+    for j in ["-j1", "-j2"] {
+        let r = run(
+            d.path(),
+            &[
+                j,
+                "--since",
+                "1993-02-01",
+                "--until",
+                "1993-12-03T09:00:00Z",
+                "dated.mbox",
+                "undated.txt",
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(
+            r.out(),
+            "dated.mbox:http://two.example/\ndated.mbox:http://one.example/\n"
+        );
+        let r = run(
+            d.path(),
+            &[
+                j,
+                "--since",
+                "1993-12-03",
+                "--raw",
+                "dated.mbox",
+                "undated.txt",
+            ],
+        );
+        assert_eq!(r.out(), "dated.mbox:http://three.example/\n");
+    }
+    // Context lines and --json with them select the same URLs.
+    let r = run(d.path(), &["-C", "0", "--since", "1993-12", "dated.mbox"]);
+    assert_eq!(r.out(), "<http://three.example/>\n");
+    let r = run(
+        d.path(),
+        &["--json", "-A", "0", "--until", "1993-02", "dated.mbox"],
+    );
+    assert_eq!(r.out().lines().count(), 2, "{}", r.out());
+    // URLs with no known date are left out; nothing left: exit 1.
+    let r = run(d.path(), &["--until", "2100-01-01", "undated.txt"]);
+    assert_eq!((r.code, r.out()), (1, String::new()));
+    let r = run(d.path(), &["--since", "last tuesday", "dated.mbox"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--since"), "{}", r.stderr);
+}
+
+#[test]
+fn tally_gives_first_and_last_dates() {
+    let d = tmp();
+    write(d.path(), "dated.mbox", DATED);
+    write(d.path(), "undated.txt", b"<http://undated.example/>\n");
+    let r = run(
+        d.path(),
+        &[
+            "--tally=first",
+            "--fields",
+            "date",
+            "dated.mbox",
+            "undated.txt",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = r.out();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[1],
+        "2\thttp://one.example/\tdated.mbox:6:1\t1993-01-12T19:02:11Z\t1993-03-03T10:00:00Z"
+    );
+    assert_eq!(
+        lines[4],
+        "1\thttp://undated.example/\tundated.txt:1:1\t-\t-"
+    );
+    let r = run(
+        d.path(),
+        &["--tally", "--json", "--fields", "date", "dated.mbox"],
+    );
+    let v: Value = serde_json::from_str(r.out().lines().next().unwrap()).unwrap();
+    assert_eq!(v["url"], "http://one.example/");
+    assert_eq!(v["first_date"], "1993-01-12T19:02:11Z");
+    assert_eq!(v["last_date"], "1993-03-03T10:00:00Z");
+}
+
+/// A large mbox read in the MIME reading is split among threads at message
+/// starts with the message fields on (the default of `--json`): each
+/// range's reader frames its messages anew there, so every URL still has
+/// its own message's date, and the output is that of one thread.
+#[test]
+fn message_fields_survive_the_split_of_a_large_mbox() {
+    let mut mbox = Vec::new();
+    for i in 0..400u32 {
+        mbox.extend_from_slice(
+            format!(
+                "From a@b Tue Jan 12 14:02:11 1993\nDate: {} Feb 1994 10:00:00 +0000\n\
+                 Subject: m{i}\n\n<http://h{i}.example/>\n{}\n\n",
+                1 + i % 28,
+                "text ".repeat(100)
+            )
+            .as_bytes(),
+        );
+    }
+    let d = tmp();
+    write(d.path(), "big.mbox", &mbox);
+    let one = run(d.path(), &["--json", "-j1", "big.mbox"]);
+    for raw in [&[][..], &["--raw"][..]] {
+        let mut args = vec!["--json", "-j2", "--piece-size", "4096", "big.mbox"];
+        args.extend_from_slice(raw);
+        let two = run(d.path(), &args);
+        assert_eq!(two.out(), one.out(), "{raw:?}");
+    }
+    let vs: Vec<Value> = one
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(vs.len(), 400);
+    for (i, v) in vs.iter().enumerate() {
+        assert_eq!(v["subject"], format!("m{i}"));
+        assert_eq!(v["date"], format!("1994-02-{:02}T10:00:00Z", 1 + i % 28));
+    }
+}

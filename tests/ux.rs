@@ -456,3 +456,243 @@ fn on_a_terminal_colour_honours_no_color_and_links_only_urls() {
         "http://a.example/"
     );
 }
+
+/// Mail whose URLs only the MIME reading finds: an HTML-only
+/// quoted-printable message (an `href` and a text URL, both across soft
+/// line breaks), a base64 text part; plain mail; and a URL in a part that
+/// is not text, which the MIME reading leaves out and `--raw` finds. The
+/// base64 line is `one\nsee <http://b64.example/x> here\nthree\n`.
+const MIME_MAIL: &str = "From a@example.org Mon Jan  1 00:00:00 1996
+Subject: html only
+MIME-Version: 1.0
+Content-Type: text/html; charset=utf-8
+Content-Transfer-Encoding: quoted-printable
+Message-ID: <m1@example.org>
+
+<html><body><p>Hello</p>
+<p>See <a href=3D\"http://html.example/pa=
+ge\">the page</a> today.</p>
+<p>And &lt;URL:http://text.example/=
+q&gt; in text.</p>
+</body></html>
+
+From b@example.org Mon Jan  1 00:00:00 1996
+Subject: base64
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary=\"XX\"
+
+--XX
+Content-Type: text/plain
+Content-Transfer-Encoding: base64
+
+b25lCnNlZSA8aHR0cDovL2I2NC5leGFtcGxlL3g+IGhlcmUKdGhyZWUK
+
+--XX
+Content-Type: application/octet-stream
+
+raw <http://dropped.example/> in a part not read
+--XX--
+
+From c@example.org Mon Jan  1 00:00:00 1996
+Subject: plain
+
+Hi,
+see <http://plain.example/> now
+z <URL:ftp://ftp.example/a
+ b> end
+last
+";
+
+#[test]
+fn context_shows_the_mime_reading_matches_at_their_raw_lines() {
+    let d = tmp();
+    write(d.path(), "m.mbox", MIME_MAIL.as_bytes());
+    let r = run(d.path(), &["-n", "m.mbox"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "9:http://html.example/page",
+            "11:http://text.example/q",
+            "24:http://b64.example/x",
+            "36:http://plain.example/",
+            "37:ftp://ftp.example/ab",
+        ]
+    );
+    // The same URLs, each with its raw lines (all of those its encoding
+    // spans) and one line around; `--` between groups.
+    let r = run(d.path(), &["-n", "-C1", "m.mbox"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.is_empty());
+    assert_eq!(
+        r.out(),
+        "8-<html><body><p>Hello</p>\n\
+         9:<p>See <a href=3D\"http://html.example/pa=\n\
+         10:ge\">the page</a> today.</p>\n\
+         11:<p>And &lt;URL:http://text.example/=\n\
+         12:q&gt; in text.</p>\n\
+         13-</body></html>\n\
+         --\n\
+         23-\n\
+         24:b25lCnNlZSA8aHR0cDovL2I2NC5leGFtcGxlL3g+IGhlcmUKdGhyZWUK\n\
+         25-\n\
+         --\n\
+         35-Hi,\n\
+         36:see <http://plain.example/> now\n\
+         37:z <URL:ftp://ftp.example/a\n\
+         38: b> end\n\
+         39-last\n"
+    );
+    // The raw reading keeps its own matches: not the encoded ones, but
+    // the URL of the part that is not text.
+    let r = run(d.path(), &["-n", "-C0", "--raw", "m.mbox"]);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "29:raw <http://dropped.example/> in a part not read",
+            "--",
+            "36:see <http://plain.example/> now",
+            "37:z <URL:ftp://ftp.example/a",
+            "38: b> end",
+        ]
+    );
+    // JSON: each object its raw lines.
+    let r = run(d.path(), &["--json", "-C1", "m.mbox"]);
+    let v: Vec<Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 5);
+    assert_eq!(
+        v[0]["lines"],
+        serde_json::json!([
+            "<p>See <a href=3D\"http://html.example/pa=",
+            "ge\">the page</a> today.</p>"
+        ])
+    );
+    assert_eq!(
+        v[2]["lines"],
+        serde_json::json!(["b25lCnNlZSA8aHR0cDovL2I2NC5leGFtcGxlL3g+IGhlcmUKdGhyZWUK"])
+    );
+}
+
+/// The objects of `--json` output, without their `lines` (and `path`:
+/// stdin has none).
+fn json_objects(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let o = v.as_object_mut().unwrap();
+            o.remove("lines");
+            o.remove("path");
+            v
+        })
+        .collect()
+}
+
+/// grep's rule over `text`: the lines of each match (from its line to the
+/// line of the last byte of its spans, as `--json` gives them) with
+/// `before` lines before and `after` after, `--` between groups.
+fn grep_rule(text: &str, matches: &[Value], before: usize, after: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    let starts: Vec<u64> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(k, _)| k as u64 + 1))
+        .collect();
+    let line_of = |off: u64| starts.partition_point(|&s| s <= off);
+    let mut own = vec![false; all.len() + 1];
+    let mut shown = vec![false; all.len() + 1];
+    for m in matches {
+        let first = m["line"].as_u64().unwrap() as usize;
+        assert_eq!(first, line_of(m["offset"].as_u64().unwrap()));
+        let end = m["spans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s[1].as_u64().unwrap())
+            .max()
+            .unwrap();
+        let last = line_of(end - 1);
+        own[first..=last].fill(true);
+        shown[first.saturating_sub(before).max(1)..=(last + after).min(all.len())].fill(true);
+    }
+    let mut out = String::new();
+    let mut prev: Option<usize> = None;
+    for k in 1..=all.len() {
+        if !shown[k] {
+            continue;
+        }
+        if prev.is_some_and(|p| k > p + 1) {
+            out.push_str("--\n");
+        }
+        prev = Some(k);
+        let sep = if own[k] { ':' } else { '-' };
+        out.push_str(&format!("{k}{sep}{}\n", all[k - 1]));
+    }
+    out
+}
+
+#[test]
+fn context_matches_are_those_printed_without_context() {
+    // The mail above several times, and a forwarded message whose header
+    // URL waits 20 KiB for its Message-ID (the MIME reading decides it
+    // that late), at small pieces and two threads, file and stdin.
+    let mut text = String::new();
+    for _ in 0..3 {
+        text.push_str(MIME_MAIL);
+        text.push('\n');
+    }
+    text.push_str(
+        "From d@example.org Mon Jan  1 00:00:00 1996\nSubject: fwd\nMIME-Version: 1.0\n\
+         Content-Type: message/rfc822\n\nSubject: inner <http://inner.example/>\n",
+    );
+    for i in 0..280 {
+        text.push_str(&format!("X-Pad-{i}: {}\n", "p".repeat(64)));
+    }
+    text.push_str("Message-ID: <inner@example.org>\n\nbody <http://body.example/>\n\n");
+    text.push_str(MIME_MAIL);
+    let d = tmp();
+    write(d.path(), "m.mbox", text.as_bytes());
+    let plain = run(d.path(), &["-n", "m.mbox"]);
+    let json = run(d.path(), &["--json", "m.mbox"]);
+    let want = json_objects(&json.out());
+    assert_eq!(want.len(), 22);
+    // `-n` and `--json` agree on the lines.
+    let numbered: Vec<u64> = plain
+        .out()
+        .lines()
+        .map(|l| l.split(':').next().unwrap().parse().unwrap())
+        .collect();
+    let json_lines: Vec<u64> = want.iter().map(|m| m["line"].as_u64().unwrap()).collect();
+    assert_eq!(numbered, json_lines);
+    let rule = grep_rule(&text, &want, 2, 1);
+    // Each URL's own raw lines, as `--json` with context gives them.
+    let own_lines: Vec<Value> = want
+        .iter()
+        .map(|m| {
+            let own = grep_rule(&text, std::slice::from_ref(m), 0, 0);
+            own.lines()
+                .map(|l| l.split_once(':').unwrap().1.to_string())
+                .collect()
+        })
+        .collect();
+    for piece in ["100", "1000", "65536"] {
+        for j in ["-j1", "-j2"] {
+            for input in ["m.mbox", "-"] {
+                let args = ["-n", "-B2", "-A1", "--piece-size", piece, j, input];
+                let r = util::run_stdin(d.path(), &args, text.as_bytes());
+                assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+                assert!(r.out() == rule, "{args:?}:\n{}", r.out());
+                let args = ["--json", "-C1", "--piece-size", piece, j, input];
+                let r = util::run_stdin(d.path(), &args, text.as_bytes());
+                assert_eq!(json_objects(&r.out()), want, "{args:?}");
+                // Each object's `lines`: its own raw lines.
+                let own: Vec<Value> = r
+                    .out()
+                    .lines()
+                    .map(|l| serde_json::from_str::<Value>(l).unwrap()["lines"].clone())
+                    .collect();
+                assert_eq!(own, own_lines, "{args:?}");
+            }
+        }
+    }
+}

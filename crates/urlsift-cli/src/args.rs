@@ -8,7 +8,7 @@ use clap::{Parser, ValueEnum};
 
 use crate::globs::Globs;
 use crate::input::ArchiveOpts;
-use urlsift::Policy;
+use urlsift::{Fields, Policy, Timestamp};
 use urlsift::{Form, HtmlMode, HyphenChoice, Limits};
 
 const EXAMPLES: &str = "\
@@ -17,7 +17,8 @@ EXAMPLES:
   urlsift -n --column ~/News          with line and column, a tree walked
   urlsift -c archive/                 number of URLs per file
   urlsift -l --scheme ftp,gopher .    files holding ftp or gopher URLs
-  urlsift --json --message-id a.mbox  one JSON object per URL
+  urlsift --json a.mbox               one JSON object per URL, with its message's date, groups, subject, id
+  urlsift --since 1993-01-01 --until 1994-01-01 --fields date,newsgroups ~/News   the URLs of 1993, dated
   urlsift -u < digest.txt             each URL once (normalized)
   urlsift --invalid msg.eml           the rejected <...> candidates, why
   urlsift --naked README              also URLs without <...> around them
@@ -175,9 +176,18 @@ pub struct Args {
     /// Print files, bytes, URLs, time and speed on stderr (urlsift --stats dir/)
     #[arg(long)]
     pub stats: bool,
-    /// Print the Message-ID of each URL's message (urlsift --message-id a.mbox)
+    /// Print the Message-ID of each URL's message: --fields message-id, added to the others (urlsift --message-id a.mbox)
     #[arg(long)]
     pub message_id: bool,
+    /// Message fields computed and printed for each URL, of date,newsgroups,subject,message-id, or none; default: all four with --json, none otherwise (no cost); in plain output each goes before the URL with a TAB, '-' when unknown; --tally with date adds each URL's first and last date (urlsift --fields date,subject a.mbox)
+    #[arg(long, value_name = "LIST")]
+    pub fields: Option<String>,
+    /// Only URLs of messages dated at or after DATE (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss], UTC unless +hh:mm); URLs with no known date are left out (urlsift --since 1993-01 a.mbox)
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+    /// Only URLs of messages dated before DATE, not at it (as --since); URLs with no known date are left out (urlsift --since 1993 --until 1994 a.mbox)
+    #[arg(long, value_name = "DATE")]
+    pub until: Option<String>,
     /// Most bytes of one <...> candidate, 8 to 1048576 (urlsift --max-bytes 4096 a.txt)
     #[arg(long, value_name = "N")]
     pub max_bytes: Option<usize>,
@@ -229,7 +239,7 @@ pub struct Args {
     /// As --glob, ignoring case (urlsift --iglob '*.EML' dir/)
     #[arg(long, value_name = "GLOB")]
     pub iglob: Vec<String>,
-    /// Each normalized URL with its count and first place, most frequent first or =first as first seen (urlsift --tally dir/)
+    /// Each normalized URL with its count and first place, most frequent first or =first as first seen; --fields date adds its first and last date (urlsift --tally --fields date dir/)
     #[arg(
         long,
         value_enum,
@@ -310,8 +320,15 @@ pub struct Config {
     pub threads: usize,
     /// Print statistics.
     pub stats: bool,
-    /// Print Message-IDs (plain output).
-    pub message_id: bool,
+    /// The message fields printed (plain output; JSON has them all).
+    pub fields: Fields,
+    /// The message fields computed: those printed, and the date for
+    /// `--since`, `--until` and `--tally`.
+    pub compute: Fields,
+    /// `--since`: only URLs of messages dated at or after it.
+    pub since: Option<Timestamp>,
+    /// `--until`: only URLs of messages dated before it.
+    pub until: Option<Timestamp>,
     /// Candidate limits.
     pub limits: Limits,
     /// `--raw`: no MIME reading (contract rules 10-13 off).
@@ -391,9 +408,10 @@ pub struct Context {
 }
 
 impl Config {
-    /// Whether the Message-ID of each match must be computed.
-    pub fn needs_message_id(&self) -> bool {
-        self.message_id || self.mode == Mode::Json
+    /// Whether each match's message must be known (its messages read in
+    /// order).
+    pub fn needs_messages(&self) -> bool {
+        !self.compute.is_empty()
     }
 }
 
@@ -427,6 +445,29 @@ impl Args {
                 return Err(format!("--scheme: {s:?} is not a scheme name"));
             }
             schemes.push(s.to_ascii_lowercase());
+        }
+        let mut fields = match &self.fields {
+            Some(list) if list.trim().eq_ignore_ascii_case("none") => Fields::NONE,
+            Some(list) => list
+                .parse::<Fields>()
+                .map_err(|e| format!("--fields: {e}"))?,
+            None => match mode {
+                Mode::Json => Fields::ALL,
+                _ => Fields::NONE,
+            },
+        };
+        if self.message_id {
+            fields |= Fields::MESSAGE_ID;
+        }
+        let date = |flag: &str, v: &Option<String>| -> Result<Option<Timestamp>, String> {
+            v.as_deref()
+                .map(|s| Timestamp::parse_user(s).map_err(|e| format!("{flag}: {e}")))
+                .transpose()
+        };
+        let (since, until) = (date("--since", &self.since)?, date("--until", &self.until)?);
+        let mut compute = fields;
+        if since.is_some() || until.is_some() {
+            compute |= Fields::DATE;
         }
         let defaults = Limits::default();
         let limits = Limits {
@@ -521,7 +562,10 @@ impl Args {
                 HyphenArg::Both => HyphenChoice::Both,
             },
             stats: self.stats,
-            message_id: self.message_id,
+            fields,
+            compute,
+            since,
+            until,
             limits,
             raw: self.raw,
             html: match self.html {
@@ -577,7 +621,7 @@ mod tests {
         assert_eq!(c.limits, Limits::default());
         assert!(c.threads >= 1);
         assert!(c.paths.is_empty());
-        assert!(!c.needs_message_id());
+        assert!(!c.needs_messages());
     }
 
     #[test]
@@ -603,7 +647,7 @@ mod tests {
         assert_eq!(cfg(&["-l"]).mode, Mode::FilesWithMatches);
         assert_eq!(cfg(&["--files-with-matches"]).mode, Mode::FilesWithMatches);
         assert_eq!(cfg(&["--json"]).mode, Mode::Json);
-        assert!(cfg(&["--json"]).needs_message_id());
+        assert_eq!(cfg(&["--json"]).fields, Fields::ALL);
         assert!(fails(&["-c", "-l"]));
         assert!(fails(&["-c", "--json"]));
         assert!(fails(&["-l", "--json"]));
@@ -667,7 +711,26 @@ mod tests {
     fn stats_and_message_id() {
         assert!(cfg(&["--stats"]).stats);
         let c = cfg(&["--message-id"]);
-        assert!(c.message_id && c.needs_message_id());
+        assert!(c.fields == Fields::MESSAGE_ID && c.needs_messages());
+    }
+
+    #[test]
+    fn fields_and_dates() {
+        let c = cfg(&["--fields", "subject,date"]);
+        assert_eq!(c.fields, Fields::SUBJECT | Fields::DATE);
+        let c = cfg(&["--json", "--fields", "message-id"]);
+        assert_eq!(c.fields, Fields::MESSAGE_ID);
+        let c = cfg(&["--json", "--fields", "none", "--message-id"]);
+        assert_eq!(c.fields, Fields::MESSAGE_ID);
+        assert_eq!(cfg(&["--tally"]).fields, Fields::NONE);
+        assert_eq!(cfg(&["--tally", "--json"]).fields, Fields::NONE);
+        assert!(fails(&["--fields", "from"]));
+        // --since and --until compute the date without printing it.
+        let c = cfg(&["--since", "1993-01-01", "--until", "1994-01-01T00:00:00Z"]);
+        assert_eq!((c.fields, c.compute), (Fields::NONE, Fields::DATE));
+        assert_eq!(c.since.unwrap().to_string(), "1993-01-01T00:00:00Z");
+        assert_eq!(c.until.unwrap().to_string(), "1994-01-01T00:00:00Z");
+        assert!(fails(&["--since", "yesterday"]));
     }
 
     #[test]

@@ -5,7 +5,6 @@ mod args;
 mod generate;
 mod globs;
 mod input;
-mod mail;
 mod parse;
 mod printer;
 mod search;

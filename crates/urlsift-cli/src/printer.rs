@@ -14,6 +14,7 @@
 //! `{"bytes":"<base64>"}`, which gives the name back exactly.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use crate::args::{Config, Mode};
 
@@ -22,7 +23,7 @@ pub mod context;
 pub mod tally;
 
 use color::{Paint, Style};
-use urlsift::{Form, HyphenChoice, Match};
+use urlsift::{Fields, Form, HyphenChoice, Match, MessageInfo};
 use urlsift::{Policy, Url};
 
 /// How an input is named in the output.
@@ -85,6 +86,9 @@ pub struct Recs {
     /// the line it starts on is known writes them so, noted in `lines`,
     /// and the writer adds the base.
     pub relative: bool,
+    /// The JSON message fields last written and whose they are: the
+    /// matches of one message share them, written once.
+    pub message_json: Option<(Arc<MessageInfo>, Vec<u8>)>,
 }
 
 impl Recs {
@@ -161,6 +165,69 @@ fn put_line(recs: &mut Recs, m: &Match) {
     }
 }
 
+/// `seconds:` of a match's message date (`:` alone when unknown), for
+/// `--tally`'s first and last dates.
+fn put_date(recs: &mut Recs, m: &Match) {
+    if let Some((t, _)) = m.message().and_then(MessageInfo::date) {
+        let _ = write!(recs.body, "{}", t.unix_seconds());
+    }
+    recs.body.push(b':');
+}
+
+/// [`json_message`] for `m`'s message, the bytes of the last message
+/// written again when it is the same.
+fn put_message(recs: &mut Recs, m: &Match) {
+    let Some(info) = m.shared_message() else {
+        return json_message(&mut recs.body, None);
+    };
+    if let Some((last, bytes)) = &recs.message_json {
+        if Arc::ptr_eq(last, info) {
+            recs.body.extend_from_slice(bytes);
+            return;
+        }
+    }
+    let mut bytes = recs.message_json.take().map(|(_, b)| b).unwrap_or_default();
+    bytes.clear();
+    json_message(&mut bytes, Some(info));
+    recs.body.extend_from_slice(&bytes);
+    recs.message_json = Some((info.clone(), bytes));
+}
+
+/// The message fields of a JSON object: `message_id`, `date` (RFC 3339,
+/// UTC), `date_source`, `newsgroups` and `subject` (a string, or
+/// `{"bytes":"<base64>"}` when it is not UTF-8), each `null` when not
+/// computed or not known.
+fn json_message(out: &mut Vec<u8>, info: Option<&MessageInfo>) {
+    out.extend_from_slice(b",\"message_id\":");
+    json_opt(out, info.and_then(MessageInfo::message_id));
+    out.extend_from_slice(b",\"date\":");
+    match info.and_then(MessageInfo::date) {
+        Some((t, source)) => {
+            let _ = write!(out, "\"{t}\",\"date_source\":\"{}\"", source.as_str());
+        }
+        None => out.extend_from_slice(b"null,\"date_source\":null"),
+    }
+    out.extend_from_slice(b",\"newsgroups\":");
+    match info.and_then(MessageInfo::newsgroups) {
+        Some(groups) => {
+            out.push(b'[');
+            for (i, g) in groups.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                json_str(out, g);
+            }
+            out.push(b']');
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"subject\":");
+    match info.and_then(MessageInfo::subject) {
+        Some(subject) => json_path(out, subject),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
 /// `line:column:` of a match, for `--tally`'s first place.
 fn put_place(recs: &mut Recs, m: &Match) {
     put_line(recs, m);
@@ -176,7 +243,13 @@ pub struct Printer {
     mode: Mode,
     line_number: bool,
     column: bool,
-    message_id: bool,
+    /// The message fields before each plain URL.
+    fields: Fields,
+    /// `--tally` shows first and last dates.
+    tally_dates: bool,
+    /// `--since` and `--until` as UTC seconds (the URLs of messages dated
+    /// in `since..until` are kept).
+    dates: Option<(i64, i64)>,
     invalid: bool,
     unique: bool,
     hyphen: HyphenChoice,
@@ -365,7 +438,14 @@ impl Printer {
             mode: cfg.mode,
             line_number: cfg.line_number,
             column: cfg.column,
-            message_id: cfg.message_id,
+            fields: cfg.fields,
+            tally_dates: cfg.compute.contains(Fields::DATE),
+            dates: (cfg.since.is_some() || cfg.until.is_some()).then(|| {
+                (
+                    cfg.since.map_or(i64::MIN, |t| t.unix_seconds()),
+                    cfg.until.map_or(i64::MAX, |t| t.unix_seconds()),
+                )
+            }),
             invalid: cfg.invalid,
             unique: cfg.unique,
             hyphen: cfg.hyphen,
@@ -393,13 +473,43 @@ impl Printer {
             })
     }
 
-    /// What stands before a plain record: the prefix, then with
-    /// `--message-id` the message's id (or `-`) and a TAB.
-    fn lead(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool, msgid: Option<&str>) {
+    /// What stands before a plain record: the prefix, then each message
+    /// field asked for (`--fields`, `--message-id`; `-` when unknown) and
+    /// a TAB.
+    fn lead(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
         self.prefix(recs, name, m, line);
-        if self.message_id {
-            escape_bytes(&mut recs.body, msgid.unwrap_or("-").as_bytes());
-            recs.body.push(b'\t');
+        if self.fields.is_empty() {
+            return;
+        }
+        let info = m.message();
+        let out = &mut recs.body;
+        if self.fields.contains(Fields::DATE) {
+            match info.and_then(MessageInfo::date) {
+                Some((t, _)) => {
+                    let _ = write!(out, "{t}");
+                }
+                None => out.push(b'-'),
+            }
+            out.push(b'\t');
+        }
+        if self.fields.contains(Fields::NEWSGROUPS) {
+            match info.and_then(MessageInfo::newsgroups) {
+                Some(groups) => escape_path(out, groups.join(",").as_bytes()),
+                None => out.push(b'-'),
+            }
+            out.push(b'\t');
+        }
+        if self.fields.contains(Fields::SUBJECT) {
+            match info.and_then(MessageInfo::subject) {
+                Some(subject) => escape_path(out, subject),
+                None => out.push(b'-'),
+            }
+            out.push(b'\t');
+        }
+        if self.fields.contains(Fields::MESSAGE_ID) {
+            let id = info.and_then(MessageInfo::message_id).unwrap_or("-");
+            escape_bytes(out, id.as_bytes());
+            out.push(b'\t');
         }
     }
 
@@ -486,10 +596,22 @@ impl Printer {
         self.context.is_some() && self.mode == Mode::Json
     }
 
+    /// Whether `--since` and `--until` keep `m` (a URL whose message has
+    /// no known date is left out when either is given).
+    fn dated_ok(&self, m: &Match) -> bool {
+        match self.dates {
+            None => true,
+            Some((since, until)) => m
+                .message()
+                .and_then(MessageInfo::date)
+                .is_some_and(|(t, _)| (since..until).contains(&t.unix_seconds())),
+        }
+    }
+
     /// What [`context::ContextLines`] shows of a match: `None` when the
     /// filters drop it.
     pub fn mark(&self, m: &Match) -> Option<context::Mark> {
-        if self.form.is_some_and(|f| f != m.form()) {
+        if self.form.is_some_and(|f| f != m.form()) || !self.dated_ok(m) {
             return None;
         }
         let link = if self.invalid {
@@ -527,7 +649,12 @@ impl Printer {
     /// The tally the writer keeps with `--tally`.
     pub fn new_tally(&self) -> Option<tally::Tally> {
         match self.mode {
-            Mode::Tally(order) => Some(tally::Tally::new(order, self.json, self.style)),
+            Mode::Tally(order) => Some(tally::Tally::new(
+                order,
+                self.json,
+                self.style,
+                self.tally_dates,
+            )),
             _ => None,
         }
     }
@@ -539,10 +666,10 @@ impl Printer {
     }
 
     /// Formats one match (each of its readings that passes the filters)
-    /// into `recs`. `msgid` is the Message-ID of its message.
+    /// into `recs`, with its message's fields ([`Match::message`]).
     #[inline]
-    pub fn push_match(&self, recs: &mut Recs, name: &InputName, m: &Match, msgid: Option<&str>) {
-        self.push_match_with(recs, name, m, msgid, None)
+    pub fn push_match(&self, recs: &mut Recs, name: &InputName, m: &Match) {
+        self.push_match_with(recs, name, m, None)
     }
 
     /// [`Printer::push_match`], with the text of the match's own lines for
@@ -553,10 +680,12 @@ impl Printer {
         recs: &mut Recs,
         name: &InputName,
         m: &Match,
-        msgid: Option<&str>,
         lines: Option<&[u8]>,
     ) {
         if self.form.is_some_and(|f| f != m.form()) {
+            return;
+        }
+        if !self.dated_ok(m) {
             return;
         }
         // With -m, a piece never needs more than N records (the writer cuts
@@ -570,7 +699,7 @@ impl Printer {
             if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
                 return;
             }
-            self.push_invalid(recs, name, m, msgid, lines);
+            self.push_invalid(recs, name, m, lines);
             return;
         }
         if !m.is_valid() {
@@ -590,7 +719,7 @@ impl Printer {
             match self.mode {
                 Mode::Count | Mode::FilesWithMatches => {}
                 Mode::Plain => {
-                    self.lead(recs, name, m, false, msgid);
+                    self.lead(recs, name, m, false);
                     let out = &mut recs.body;
                     if self.style.any() {
                         self.style.url(out, reading);
@@ -600,14 +729,16 @@ impl Printer {
                     out.push(b'\n');
                 }
                 Mode::Tally(_) => {
-                    // The place and the text as written: `line:column:url`
-                    // (the writer keeps the first of each key).
+                    // The place, the date and the text as written:
+                    // `line:column:seconds:url` (the writer keeps the
+                    // first of each key).
                     put_place(recs, m);
+                    put_date(recs, m);
                     recs.body.extend_from_slice(reading);
                 }
                 Mode::Json => match parsed() {
                     Some(url) => {
-                        self.json_url(recs, name, m, &url, msgid);
+                        self.json_url(recs, name, m, &url);
                         json_lines_field(&mut recs.body, lines);
                     }
                     None => continue,
@@ -669,14 +800,7 @@ impl Printer {
         }
     }
 
-    fn json_url(
-        &self,
-        recs: &mut Recs,
-        name: &InputName,
-        m: &Match,
-        url: &Url<'_>,
-        msgid: Option<&str>,
-    ) {
+    fn json_url(&self, recs: &mut Recs, name: &InputName, m: &Match, url: &Url<'_>) {
         self.json_head(recs, name, m, url.as_str());
         let out = &mut recs.body;
         out.extend_from_slice(b",\"scheme\":");
@@ -686,28 +810,21 @@ impl Printer {
         self.json_tail(out, m);
         out.extend_from_slice(b",\"warnings\":");
         json_warnings(out, url);
-        out.extend_from_slice(b",\"message_id\":");
-        json_opt(out, msgid);
-        out.extend_from_slice(b"}\n");
+        put_message(recs, m);
+        recs.body.extend_from_slice(b"}\n");
     }
 
-    fn push_invalid(
-        &self,
-        recs: &mut Recs,
-        name: &InputName,
-        m: &Match,
-        msgid: Option<&str>,
-        lines: Option<&[u8]>,
-    ) {
+    fn push_invalid(&self, recs: &mut Recs, name: &InputName, m: &Match, lines: Option<&[u8]>) {
         let reason = || m.rejection().map(|r| r.to_string()).unwrap_or_default();
         match self.mode {
             Mode::Count | Mode::FilesWithMatches => {}
             Mode::Tally(_) => {
                 put_place(recs, m);
+                put_date(recs, m);
                 escape_bytes(&mut recs.body, m.as_bytes());
             }
             Mode::Plain => {
-                self.lead(recs, name, m, true, msgid);
+                self.lead(recs, name, m, true);
                 let out = &mut recs.body;
                 self.style.open(out, Paint::Match);
                 escape_bytes(out, m.as_bytes());
@@ -721,8 +838,9 @@ impl Printer {
                 let out = &mut recs.body;
                 out.extend_from_slice(b",\"scheme\":null,\"fragment\":null");
                 self.json_tail(out, m);
-                out.extend_from_slice(b",\"warnings\":[],\"message_id\":");
-                json_opt(out, msgid);
+                out.extend_from_slice(b",\"warnings\":[]");
+                put_message(recs, m);
+                let out = &mut recs.body;
                 out.extend_from_slice(b",\"reason\":");
                 json_str(out, &reason());
                 let offset = m.error().map(|e| e.offset());
@@ -820,8 +938,15 @@ mod tests {
     fn run(p: &Printer, text: &[u8], show: bool) -> String {
         let scanner = Scanner::new().rejected(p.invalid);
         let mut recs = Recs::default();
-        for m in scanner.extract(text) {
-            p.push_match(&mut recs, &name(show), &m, Some("<1@x>"));
+        let info = urlsift::Scanner::new()
+            .fields(urlsift::Fields::ALL)
+            .extract(b"Message-ID: <1@x>\nSubject: s\xe9\tt\n\n<http://x/>\n")[0]
+            .message()
+            .cloned()
+            .map(std::sync::Arc::new);
+        for mut m in scanner.extract(text) {
+            m.set_message(info.clone());
+            p.push_match(&mut recs, &name(show), &m);
         }
         String::from_utf8(recs.body).unwrap()
     }
@@ -839,6 +964,15 @@ mod tests {
             run(&printer(&["--message-id"]), t, false),
             "<1@x>\thttp://a.b/c\n"
         );
+        assert_eq!(
+            run(
+                &printer(&["--fields", "message-id,subject,date,newsgroups"]),
+                t,
+                false
+            ),
+            "-\t-\ts\\xe9\\x09t\t<1@x>\thttp://a.b/c\n"
+        );
+        assert_eq!(run(&printer(&["--since", "1990-01-01"]), t, false), "");
     }
 
     #[test]
@@ -876,6 +1010,10 @@ mod tests {
         assert_eq!(v["spans"][0][0], 5);
         assert_eq!(v["warnings"][0]["code"], "tilde");
         assert_eq!(v["message_id"], "<1@x>");
+        assert_eq!(v["date"], serde_json::Value::Null);
+        assert_eq!(v["newsgroups"], serde_json::Value::Null);
+        // A subject that is not UTF-8 comes as its bytes.
+        assert_eq!(v["subject"]["bytes"], "c+kJdA==");
     }
 
     #[test]
@@ -907,7 +1045,7 @@ mod tests {
         let scanner = Scanner::new();
         let mut recs = Recs::default();
         for m in scanner.extract(b"<URL:http://a.b/>") {
-            p.push_match(&mut recs, &member, &m, None);
+            p.push_match(&mut recs, &member, &m);
         }
         let v: serde_json::Value =
             serde_json::from_str(std::str::from_utf8(&recs.body).unwrap().trim()).unwrap();

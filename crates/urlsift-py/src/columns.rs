@@ -26,6 +26,8 @@ pub enum Value<'a> {
     Spans(Vec<[u64; 2]>),
     /// Section 6 warnings: code, message, offset.
     Warnings(Vec<record::WarningRecord>),
+    /// A list of strings, `None` for null.
+    StrList(Option<Vec<&'a str>>),
 }
 
 /// The Arrow layout of a field: how Python wraps its buffers.
@@ -41,6 +43,8 @@ pub enum Kind {
     Spans,
     /// `list<struct<code: string, message: string, offset: int64>>`.
     Warnings,
+    /// `list<string>`: validity, list offsets, the strings.
+    StrList,
 }
 
 impl Kind {
@@ -52,6 +56,7 @@ impl Kind {
             Kind::Bool => "bool",
             Kind::Spans => "spans",
             Kind::Warnings => "warnings",
+            Kind::StrList => "strlist",
         }
     }
 }
@@ -199,7 +204,62 @@ pub const COLUMNS: &[Column] = &[
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.message_id.as_deref()),
+        get: |r| s(r.message_id()),
+    },
+    Column {
+        name: "date",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| {
+            owned(
+                r.get()
+                    .message()
+                    .and_then(|i| i.date())
+                    .map(|(t, _)| t.to_string()),
+            )
+        },
+    },
+    Column {
+        name: "date_source",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| {
+            s(r.get()
+                .message()
+                .and_then(|i| i.date())
+                .map(|(_, src)| src.as_str()))
+        },
+    },
+    Column {
+        name: "newsgroups",
+        spark: "array<string>",
+        nullable: true,
+        kind: Kind::StrList,
+        get: |r| {
+            Value::StrList(
+                r.get()
+                    .message()
+                    .and_then(|i| i.newsgroups())
+                    .map(|g| g.iter().map(|g| &**g).collect()),
+            )
+        },
+    },
+    Column {
+        name: "subject",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        // A typed column holds text: bytes that are not UTF-8 as U+FFFD.
+        get: |r| {
+            Value::Str(
+                r.get()
+                    .message()
+                    .and_then(|i| i.subject())
+                    .map(String::from_utf8_lossy),
+            )
+        },
     },
 ];
 
@@ -264,6 +324,8 @@ pub enum Built {
     Spans(Vec<i32>, Vec<i64>),
     /// `list<struct>`: list offsets, codes, messages, offsets.
     Warnings(Vec<i32>, Strings, Strings, Vec<i64>),
+    /// `list<string>`: validity, list offsets, the strings.
+    StrList(Bits, Vec<i32>, Strings),
 }
 
 impl Built {
@@ -273,6 +335,7 @@ impl Built {
             Kind::Int => Built::Int(Bits::default(), Vec::new()),
             Kind::Bool => Built::Bool(Bits::default(), Bits::default()),
             Kind::Spans => Built::Spans(vec![0], Vec::new()),
+            Kind::StrList => Built::StrList(Bits::default(), vec![0], Strings::default()),
             Kind::Warnings => {
                 Built::Warnings(vec![0], Strings::default(), Strings::default(), Vec::new())
             }
@@ -303,6 +366,13 @@ impl Built {
                     at.push(w.offset as i64);
                 }
                 offsets.push(at.len() as i32);
+            }
+            (Built::StrList(valid, offsets, strings), Value::StrList(v)) => {
+                valid.push(v.is_some());
+                for x in v.unwrap_or_default() {
+                    strings.push(Some(x));
+                }
+                offsets.push((strings.offsets.len().max(1) - 1) as i32);
             }
             // The table pairs each kind with its value: a mismatch is a
             // mistake in `COLUMNS`, caught by the tests.
@@ -403,6 +473,17 @@ pub fn json_line(r: &Record, out: &mut Vec<u8>) {
                 }
                 out.push(b']');
             }
+            Value::StrList(None) => out.extend_from_slice(b"null"),
+            Value::StrList(Some(v)) => {
+                out.push(b'[');
+                for (i, x) in v.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    json_str(out, x);
+                }
+                out.push(b']');
+            }
             Value::Warnings(ws) => {
                 out.push(b'[');
                 for (i, w) in ws.iter().enumerate() {
@@ -460,7 +541,7 @@ mod tests {
         let recs: Vec<Record> = Scanner::new()
             .extract(text)
             .into_iter()
-            .filter_map(|m| Record::new(m, Some(&path), None))
+            .filter_map(|m| Record::new(m, Some(&path)))
             .collect();
         let mut batch = Batch::default();
         for r in &recs {

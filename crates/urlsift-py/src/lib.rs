@@ -20,15 +20,10 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use urlsift::{Policy, Scanner, Url};
 
 mod columns;
-mod pyio;
-mod scan;
-// The command's Message-ID tracker, shared rather than copied so that the
-// package and the command give the same `message_id`.
-#[path = "../../urlsift-cli/src/mail.rs"]
-mod mail;
-mod messages;
 mod options;
+mod pyio;
 mod record;
+mod scan;
 
 use options::Options;
 use record::{Record, WarningRecord};
@@ -167,10 +162,52 @@ impl PyMatch {
     fn content_type(&self) -> Option<&str> {
         self.rec.get().content_type()
     }
-    /// The Message-ID of the message holding the URL.
+    /// The Message-ID of the message holding the URL (the innermost
+    /// forwarded one in a forwarded message), or `None`.
     #[getter]
     fn message_id(&self) -> Option<&str> {
-        self.rec.message_id.as_deref()
+        self.rec.message_id()
+    }
+    /// The date of the message holding the URL as a timezone-aware
+    /// `datetime` in UTC (from `Date:`, else `Posted:`, else
+    /// `NNTP-Posting-Date:`, else the mbox `From ` line), or `None`.
+    #[getter]
+    fn date<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some((t, _)) = self.rec.get().message().and_then(|i| i.date()) else {
+            return Ok(None);
+        };
+        let dt = py.import("datetime")?;
+        let utc = dt.getattr("timezone")?.getattr("utc")?;
+        let epoch = dt
+            .getattr("datetime")?
+            .call1((1970, 1, 1, 0, 0, 0, 0, utc))?;
+        let delta = dt.getattr("timedelta")?.call1((0, t.unix_seconds()))?;
+        Ok(Some(epoch.call_method1("__add__", (delta,))?))
+    }
+    /// Which header the date was read from: `"date"`, `"posted"`,
+    /// `"nntp-posting-date"` or `"from-line"`, or `None`.
+    #[getter]
+    fn date_source(&self) -> Option<&'static str> {
+        let (_, source) = self.rec.get().message()?.date()?;
+        Some(source.as_str())
+    }
+    /// The groups of the message's `Newsgroups:`, or `None`.
+    #[getter]
+    fn newsgroups(&self) -> Option<Vec<&str>> {
+        let groups = self.rec.get().message()?.newsgroups()?;
+        Some(groups.iter().map(|g| &**g).collect())
+    }
+    /// The message's `Subject:`, RFC 2047 encoded words decoded; bytes
+    /// that are not UTF-8 as lone surrogates (`surrogateescape`, so
+    /// `subject.encode("utf-8", "surrogateescape")` gives them back), or
+    /// `None`.
+    #[getter]
+    fn subject<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(subject) = self.rec.get().message().and_then(|i| i.subject()) else {
+            return Ok(None);
+        };
+        let s = PyBytes::new(py, subject).call_method1("decode", ("utf-8", "surrogateescape"))?;
+        Ok(Some(s))
     }
 
     /// The fields as a dict equal to the command's `--json` object
@@ -204,7 +241,35 @@ impl PyMatch {
         }
         let ws = url.as_ref().map(record::warnings).unwrap_or_default();
         d.set_item("warnings", warnings_list(py, &ws)?)?;
-        d.set_item("message_id", r.message_id.as_deref())?;
+        d.set_item("message_id", r.message_id())?;
+        d.set_item(
+            "date",
+            self.rec
+                .get()
+                .message()
+                .and_then(|i| i.date())
+                .map(|(t, _)| t.to_string()),
+        )?;
+        d.set_item("date_source", self.date_source())?;
+        d.set_item("newsgroups", self.newsgroups())?;
+        // As in `--json`: a subject that is not UTF-8 as `{"bytes": base64}`.
+        let subject = self.rec.get().message().and_then(|i| i.subject());
+        match subject.map(std::str::from_utf8) {
+            None => d.set_item("subject", py.None())?,
+            Some(Ok(s)) => d.set_item("subject", s)?,
+            Some(Err(_)) => {
+                let b64 = py
+                    .import("base64")?
+                    .call_method1(
+                        "b64encode",
+                        (PyBytes::new(py, subject.unwrap_or_default()),),
+                    )?
+                    .call_method1("decode", ("ascii",))?;
+                let bytes = PyDict::new(py);
+                bytes.set_item("bytes", b64)?;
+                d.set_item("subject", bytes)?;
+            }
+        }
         Ok(d)
     }
 
@@ -527,6 +592,13 @@ fn built<'py>(py: Python<'py>, b: &columns::Built) -> PyResult<Bound<'py, pyo3::
             let pairs: Vec<i32> = (0..=values.len() as i32 / 2).map(|k| 2 * k).collect();
             (i32s(py, offsets)?, i32s(py, &pairs)?, i64s(py, values)?).into_pyobject(py)
         }
+        Built::StrList(valid, offsets, items) => (
+            valid.zeros,
+            validity(py, valid),
+            i32s(py, offsets)?,
+            strings(py, items)?,
+        )
+            .into_pyobject(py),
         Built::Warnings(offsets, codes, messages, at) => (
             i32s(py, offsets)?,
             strings(py, codes)?,

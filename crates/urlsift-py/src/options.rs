@@ -1,7 +1,7 @@
 //! The keyword options of `extract` and `extract_file` and the one place
 //! they become the library's settings.
 
-use urlsift::{Policy, Scanner};
+use urlsift::{Fields, Policy, Scanner};
 
 /// `naked=`, `raw=`, `strict=`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub struct Options {
 
 impl Options {
     /// The scanner settings for these options: the command's for the same
-    /// flags.
+    /// flags, with every message field (`--json`'s default).
     pub fn scanner(self) -> Scanner {
         let policy = if self.strict {
             Policy::Strict
@@ -27,6 +27,7 @@ impl Options {
             .policy(policy)
             .mime(!self.raw)
             .naked(self.naked)
+            .fields(Fields::ALL)
     }
 }
 

@@ -16,8 +16,8 @@ pub struct WarningRecord {
     pub offset: usize,
 }
 
-/// One URL with what its `--json` fields are computed from: the match, the
-/// input's name and the Message-ID. The parsed parts (`scheme`,
+/// One URL with what its `--json` fields are computed from: the match (with
+/// its message's fields) and the input's name. The parsed parts (`scheme`,
 /// `fragment`, `warnings`) are computed when asked: iterating over URLs
 /// costs no second parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,19 +28,16 @@ pub struct Record {
     /// In an archive: the member's path inside it, nested ones joined by
     /// `}{` (`None` for a plain file), as `--json`'s `member`.
     pub member: Option<Arc<str>>,
-    /// The Message-ID of the message holding the URL.
-    pub message_id: Option<Arc<str>>,
 }
 
 impl Record {
     /// The record of a valid match, or `None` for a rejected candidate
     /// (which `--json` does not print).
-    pub fn new(m: Match, path: Option<&Arc<str>>, message_id: Option<Arc<str>>) -> Option<Record> {
+    pub fn new(m: Match, path: Option<&Arc<str>>) -> Option<Record> {
         m.is_valid().then(|| Record {
             m,
             path: path.cloned(),
             member: None,
-            message_id,
         })
     }
 
@@ -50,6 +47,12 @@ impl Record {
         if offset != 0 || lines != 0 {
             self.m.rebase(offset, lines);
         }
+    }
+
+    /// The Message-ID of the message holding the URL (the innermost
+    /// forwarded one in a forwarded message).
+    pub fn message_id(&self) -> Option<&str> {
+        self.m.message().and_then(|i| i.message_id())
     }
 
     /// The match.
@@ -104,17 +107,17 @@ mod tests {
 
     #[test]
     fn fields_of_a_broken_quoted_url() {
-        let text = b"x\n> <URL:HTTP://a.b/~x-\n>   y#frag>\n";
-        let found = Scanner::new().extract(text);
+        let text = b"Message-ID: <1@x>\n\nx\n> <URL:HTTP://a.b/~x-\n>   y#frag>\n";
+        let found = Scanner::new().fields(urlsift::Fields::ALL).extract(text);
         let path: Arc<str> = Arc::from("dir/a");
-        let r = Record::new(found[0].clone(), Some(&path), Some(Arc::from("<1@x>"))).unwrap();
+        let r = Record::new(found[0].clone(), Some(&path)).unwrap();
         assert_eq!(r.url(), "HTTP://a.b/~x-y#frag");
         assert_eq!(r.scheme(), "http");
         assert_eq!(r.fragment().as_deref(), Some("frag"));
         assert_eq!(r.spans().len(), 2);
         let url = r.parsed().unwrap();
         assert_eq!(warnings(&url)[0].code, "tilde");
-        assert_eq!(r.message_id.as_deref(), Some("<1@x>"));
+        assert_eq!(r.message_id(), Some("<1@x>"));
         assert_eq!(r.path.as_deref(), Some("dir/a"));
     }
 
@@ -122,6 +125,6 @@ mod tests {
     fn rejected_candidates_have_no_record() {
         let found = Scanner::new().rejected(true).extract(b"<http://a-/>");
         assert_eq!(found.len(), 1);
-        assert!(Record::new(found[0].clone(), None, None).is_none());
+        assert!(Record::new(found[0].clone(), None).is_none());
     }
 }

@@ -9,41 +9,30 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use urlsift::{Extractor, Match, Scanner};
+use urlsift::{Extractor, Scanner};
 use urlsift_archive::archive::{self, Opened, PosFile, ReadAt, Visitor};
 use urlsift_archive::ArchiveOpts;
 
-use crate::mail::MessageTracker;
-use crate::messages::{lock, Ids, Interned, Tee};
 use crate::record::Record;
 
-/// The records of the URLs in `data` (in memory already: one pass).
+/// The records of the URLs in `data` (in memory already: one pass). Each
+/// match carries its message's fields from the library.
 pub fn extract_bytes(data: &[u8], scanner: Scanner) -> Vec<Record> {
-    let map = MessageTracker::new().feed(data, 0);
-    let mut ids = Interned::default();
     scanner
         .extract(data)
         .into_iter()
-        .filter_map(|m| {
-            // A URL in a forwarded message has that message's own id.
-            let id = ids.get(m.forwarded_message_id().or_else(|| map.lookup(m.offset())));
-            Record::new(m, None, id)
-        })
+        .filter_map(|m| Record::new(m, None))
         .collect()
 }
 
 /// The records of the URLs in a stream, in order, a batch at a time.
 pub struct StreamScan<R> {
-    extractor: Extractor<Tee<R>>,
-    ids: Arc<Mutex<Ids>>,
-    /// Matches taken from the extractor whose Message-ID is not known yet.
-    held: VecDeque<Match>,
+    extractor: Extractor<R>,
     path: Option<Arc<str>>,
     /// The archive member the stream is, if any.
     member: Option<Arc<str>>,
-    interned: Interned,
     done: bool,
     /// A read error, given after the records read before it.
     error: Option<io::Error>,
@@ -55,14 +44,10 @@ pub struct StreamScan<R> {
 impl<R: Read> StreamScan<R> {
     /// Scans `reader`; `path` is the records' path.
     pub fn new(reader: R, path: Option<Arc<str>>, scanner: Scanner) -> Self {
-        let ids = Arc::new(Mutex::new(Ids::new(scanner.get_limits().max_bytes)));
         StreamScan {
-            extractor: Extractor::with_scanner(Tee::new(reader, ids.clone()), scanner),
-            ids,
-            held: VecDeque::new(),
+            extractor: Extractor::with_scanner(reader, scanner),
             path,
             member: None,
-            interned: Interned::default(),
             done: false,
             error: None,
             base: (0, 0),
@@ -73,34 +58,16 @@ impl<R: Read> StreamScan<R> {
     /// read error comes once the records before it are out.
     pub fn next_batch(&mut self, max: usize, out: &mut VecDeque<Record>) -> io::Result<()> {
         let start = out.len();
-        loop {
-            {
-                let mut ids = lock(&self.ids);
-                while let Some(m) = self.held.front() {
-                    let Some(id) = ids.lookup(m.offset()) else {
-                        break;
-                    };
-                    let id = self.interned.get(m.forwarded_message_id().or(id));
-                    let m = self.held.pop_front().expect("a front match");
+        while out.len() - start < max && !self.done {
+            match self.extractor.next() {
+                Some(Ok(m)) => {
                     let (offset, lines) = self.base;
-                    out.extend(Record::new(m, self.path.as_ref(), id).map(|mut r| {
+                    out.extend(Record::new(m, self.path.as_ref()).map(|mut r| {
                         r.member.clone_from(&self.member);
                         r.rebase(offset, lines);
                         r
-                    }));
+                    }))
                 }
-                ids.hold(self.held.front().map(Match::offset));
-                if self.done && !self.held.is_empty() {
-                    // Only after a read error: what was read is all there is.
-                    ids.finish();
-                    continue;
-                }
-            }
-            if out.len() - start >= max || self.done {
-                break;
-            }
-            match self.extractor.next() {
-                Some(Ok(m)) => self.held.push_back(m),
                 Some(Err(e)) => {
                     self.done = true;
                     self.error = Some(e);
@@ -310,6 +277,10 @@ impl Visitor for Walker {
 mod tests {
     use super::*;
 
+    fn scanner() -> Scanner {
+        crate::options::Options::default().scanner()
+    }
+
     const MBOX: &[u8] = b"From a@b Mon\nMessage-ID: <1@a>\n\n<URL:http://a.b/x>\n\nFrom c@d\nMessage-Id: <2@c>\n\n> <ftp://c.d/y-\n> z> <http://x-/>\n";
 
     fn all<R: Read>(scan: &mut StreamScan<R>, max: usize) -> io::Result<Vec<Record>> {
@@ -325,14 +296,14 @@ mod tests {
 
     #[test]
     fn stream_gives_the_records_of_one_pass() {
-        let one = extract_bytes(MBOX, Scanner::new());
+        let one = extract_bytes(MBOX, scanner());
         assert_eq!(one.len(), 2);
-        assert_eq!(one[0].message_id.as_deref(), Some("<1@a>"));
-        assert_eq!(one[1].message_id.as_deref(), Some("<2@c>"));
+        assert_eq!(one[0].message_id(), Some("<1@a>"));
+        assert_eq!(one[1].message_id(), Some("<2@c>"));
         assert_eq!(one[1].url(), "ftp://c.d/y-z");
         for max in [1, 2, 100] {
             let name: Arc<str> = Arc::from("m");
-            let mut scan = StreamScan::new(Box::new(MBOX), Some(name), Scanner::new());
+            let mut scan = StreamScan::new(Box::new(MBOX), Some(name), scanner());
             let got = all(&mut scan, max).unwrap();
             let want: Vec<Record> = one
                 .iter()
@@ -363,7 +334,7 @@ mod tests {
 
     #[test]
     fn a_read_error_ends_the_records() {
-        let mut scan = StreamScan::new(Box::new(Failing(MBOX)), None, Scanner::new());
+        let mut scan = StreamScan::new(Box::new(Failing(MBOX)), None, scanner());
         let mut out = VecDeque::new();
         let err = loop {
             match scan.next_batch(1, &mut out) {

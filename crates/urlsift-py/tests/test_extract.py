@@ -120,12 +120,38 @@ def test_match_attributes_are_the_dict():
             got = [list(s) for s in got]
         assert got == value, key
     assert list(d) == ["path", "line", "column", "offset", "url", "form", "scheme", "fragment",
-                       "broken", "hyphen", "alternative", "spans", "warnings", "message_id"]
+                       "broken", "hyphen", "alternative", "spans", "warnings", "message_id",
+                       "date", "date_source", "newsgroups", "subject"]
     assert m.spans[0] == tuple(d["spans"][0])
     assert repr(m) == "Match(line=3, column=3, url='HTTP://a.b/~x-y#f', form='wrapped')"
     assert str(m) == m.url
     assert m == urlsift.extract(b"Message-ID: <9@z>\n\n> <URL:HTTP://a.b/~x-\n>  y#f>\n")[0]
     assert isinstance(m, urlsift.Match)
+
+
+def test_message_fields():
+    import base64
+    import datetime
+
+    mail = (b"From a@b Tue Jan 12 14:02:11 1993\nNewsgroups: comp.mail.misc, news.admin\n"
+            b"Subject: =?ISO-8859-1?Q?caf=E9?= \xff\nDate: Tue, 12 Jan 93 14:02:11 EST\n\n"
+            b"<http://a.example/>\n")
+    (m,) = urlsift.extract(mail)
+    assert m.date == datetime.datetime(1993, 1, 12, 19, 2, 11, tzinfo=datetime.timezone.utc)
+    assert m.date.utcoffset() == datetime.timedelta(0)
+    assert m.date_source == "date"
+    assert m.newsgroups == ["comp.mail.misc", "news.admin"]
+    # Bytes that are not UTF-8 come back exactly.
+    assert m.subject.encode("utf-8", "surrogateescape") == "café".encode() + b" \xff"
+    d = m.to_dict()
+    assert d["date"] == "1993-01-12T19:02:11Z"
+    assert d["subject"] == {"bytes": base64.b64encode("café".encode() + b" \xff").decode()}
+    # The mbox From line dates a message with no Date:, before 1970 too.
+    (m,) = urlsift.extract(b"From x Mon Jan  1 00:00:00 1968\n\n<http://b.example/>\n", raw=True)
+    assert m.date == datetime.datetime(1968, 1, 1, tzinfo=datetime.timezone.utc)
+    assert (m.date_source, m.subject, m.newsgroups, m.message_id) == ("from-line", None, None, None)
+    (m,) = urlsift.extract(b"no message <http://c.example/>\n")
+    assert (m.date, m.date_source) == (None, None)
 
 
 def test_extract_file_is_lazy_and_iterates_once(tmp_path):

@@ -115,6 +115,8 @@ mod error;
 mod html;
 mod map;
 mod matches;
+mod mbox;
+mod message;
 mod mime;
 mod naked;
 mod percent;
@@ -124,6 +126,7 @@ mod scan;
 mod scanner;
 mod settings;
 mod stream;
+mod tracker;
 mod url;
 mod warning;
 mod wide;
@@ -131,6 +134,7 @@ mod wide;
 pub use date::{DateError, DateSource, Timestamp};
 pub use error::{ErrorKind, ParseError};
 pub use matches::{Encoding, Form, Hyphen, HyphenChoice, Match, Rejection, Span, Unclosed};
+pub use message::{decode_words, Fields, MessageInfo, UnknownField, VALUE_CAP, WINDOW};
 pub use pieces::{Piece, PieceReader};
 pub use readbuf::ReadBuf;
 pub use scan::PieceContext;
@@ -138,6 +142,7 @@ pub use scanner::extract;
 pub use settings::HtmlMode;
 pub use settings::{Limits, Scanner};
 pub use stream::{Extractor, PushScanner};
+pub use tracker::{MessageMap, MessageTracker};
 pub use url::{
     Ftp, FtpCommand, FtpType, Gopher, Host, Http, News, Policy, Prospero, ProsperoFields, Scheme,
     Specific, Url, Wais,

@@ -22,6 +22,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::matches::{Encoding, Match, Span};
+use crate::message::MessageInfo;
 
 /// Where a text was found: its encoding and the content type of its part
 /// (both `None` for headers and plain top-level text).
@@ -29,14 +30,14 @@ use crate::matches::{Encoding, Match, Span};
 pub(crate) struct Place {
     pub encoding: Option<Encoding>,
     pub content_type: Option<Arc<str>>,
-    /// The Message-ID of the forwarded message it stands in.
-    pub message_id: Option<Arc<str>>,
+    /// The forwarded message it stands in.
+    pub message: Option<Arc<MessageInfo>>,
 }
 
 impl Place {
     /// The same place (one part's: its content type is one allocation).
     pub fn same(&self, other: &Place) -> bool {
-        fn same(a: &Option<Arc<str>>, b: &Option<Arc<str>>) -> bool {
+        fn same<T: ?Sized>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
             match (a, b) {
                 (None, None) => true,
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -45,7 +46,7 @@ impl Place {
         }
         self.encoding == other.encoding
             && same(&self.content_type, &other.content_type)
-            && same(&self.message_id, &other.message_id)
+            && same(&self.message, &other.message)
     }
 }
 
@@ -196,13 +197,19 @@ impl Map {
     /// Gives the text from decoded offset `from` on (a forwarded message's
     /// header, held back until its Message-ID was read; its place starts
     /// there, see [`Map::break_run`]) that id.
-    pub fn name_message(&mut self, from: u64, id: &Arc<str>) {
+    pub fn name_message(&mut self, from: u64, info: Option<&Arc<MessageInfo>>) {
         for (d, place) in self.places.iter_mut().rev() {
             if *d < from {
                 break;
             }
-            place.message_id = Some(id.clone());
+            place.message = info.cloned();
         }
+    }
+
+    /// The raw offset of the first run kept (nothing before it is
+    /// translated any more).
+    pub fn first_raw(&self) -> Option<u64> {
+        self.runs.front().map(|r| r.r)
     }
 
     /// The place of the last run.
@@ -351,7 +358,7 @@ impl Map {
         let place = self.place_of(p);
         m.encoding = place.encoding;
         m.content_type.clone_from(&place.content_type);
-        m.forwarded_id.clone_from(&place.message_id);
+        m.forwarded.clone_from(&place.message);
         m.offset = offset;
         m.end = end.max(offset);
         m.line = line;

@@ -8,6 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::error::ParseError;
+use crate::message::MessageInfo;
 use crate::url::{Policy, Url};
 
 /// How a URL stands in the text (RFC 1738, Appendix).
@@ -158,7 +159,10 @@ pub struct Match {
     pub(crate) spans: Vec<Span>,
     pub(crate) encoding: Option<Encoding>,
     pub(crate) content_type: Option<Arc<str>>,
-    pub(crate) forwarded_id: Option<Arc<str>>,
+    /// The innermost forwarded message it stands in (MIME reading).
+    pub(crate) forwarded: Option<Arc<MessageInfo>>,
+    /// The top-level message it stands in ([`Scanner::fields`](crate::Scanner::fields)).
+    pub(crate) message: Option<Arc<MessageInfo>>,
     pub(crate) broken: bool,
     pub(crate) quoted: bool,
     pub(crate) hyphen: Option<Hyphen>,
@@ -255,12 +259,45 @@ impl Match {
     /// The `Message-ID` of the forwarded message (a `message/rfc822` or
     /// `message/news` part, the innermost one) it was found in, headers
     /// included, as written (trimmed); `None` outside forwarded messages,
-    /// when that message has none, or for a match in its header block
-    /// before the end of a long header cut by the stream. A top-level
-    /// message's id is the caller's to find (the command's
-    /// `--message-id`).
+    /// when that message has none, or when it comes past the first
+    /// [`WINDOW`](crate::WINDOW) bytes of its header. Given
+    /// whatever [`Scanner::fields`](crate::Scanner::fields) says;
+    /// [`Match::message`] gives a top-level message's too.
     pub fn forwarded_message_id(&self) -> Option<&str> {
-        self.forwarded_id.as_deref()
+        self.forwarded.as_deref().and_then(MessageInfo::message_id)
+    }
+
+    /// The message it stands in, with the header fields asked for with
+    /// [`Scanner::fields`](crate::Scanner::fields): the innermost forwarded
+    /// message in the MIME reading, else the top-level message (an mbox
+    /// message, a news article, an `.eml`), in either reading. `None`
+    /// outside messages, when no field was asked for, or none of them was
+    /// found.
+    ///
+    /// ```
+    /// use urlsift::{Fields, Scanner};
+    /// let mail = b"Subject: =?ISO-8859-1?Q?Caf=E9?=\nDate: Tue, 12 Jan 1993 14:02:11 -0500\n\n<http://a.example/>\n";
+    /// let found = Scanner::new().fields(Fields::ALL).extract(mail);
+    /// let info = found[0].message().unwrap();
+    /// assert_eq!(info.subject_lossy().unwrap(), "Café");
+    /// assert_eq!(info.date().unwrap().0.to_string(), "1993-01-12T19:02:11Z");
+    /// ```
+    pub fn message(&self) -> Option<&MessageInfo> {
+        self.forwarded.as_deref().or(self.message.as_deref())
+    }
+
+    /// [`Match::message`] as the shared value the matches of one message
+    /// hold (to tell whether two matches share their message cheaply).
+    pub fn shared_message(&self) -> Option<&Arc<MessageInfo>> {
+        self.forwarded.as_ref().or(self.message.as_ref())
+    }
+
+    /// Sets the top-level message's metadata, for a caller that tracks
+    /// messages itself (a [`MessageTracker`](crate::MessageTracker) fed
+    /// the pieces it scans apart with
+    /// [`Scanner::scan_piece_each`](crate::Scanner::scan_piece_each)).
+    pub fn set_message(&mut self, info: Option<Arc<MessageInfo>>) {
+        self.message = info;
     }
 
     /// Whether the URL crossed a line break.
@@ -318,7 +355,7 @@ impl Match {
         spans: Vec<Span>,
         content_type: Option<Arc<str>>,
         encoding: Option<Encoding>,
-        forwarded_id: Option<Arc<str>>,
+        forwarded: Option<Arc<MessageInfo>>,
     ) -> Match {
         Match {
             bytes,
@@ -331,7 +368,8 @@ impl Match {
             spans,
             encoding,
             content_type,
-            forwarded_id,
+            forwarded,
+            message: None,
             broken: false,
             quoted: false,
             hyphen: None,

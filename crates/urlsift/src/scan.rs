@@ -473,7 +473,8 @@ impl Engine {
                 spans: s.spans,
                 encoding: None,
                 content_type: None,
-                forwarded_id: None,
+                forwarded: None,
+                message: None,
                 broken: false,
                 quoted: false,
                 hyphen: None,
@@ -1153,7 +1154,8 @@ impl Engine {
         std::mem::swap(&mut m.spans, &mut self.pieces);
         m.encoding = None;
         m.content_type = None;
-        m.forwarded_id = None;
+        m.forwarded = None;
+        m.message = None;
         m.broken = self.follow.lines > 0;
         m.quoted = self.follow.quoted;
         m.hyphen = None;

@@ -7,6 +7,7 @@ use crate::matches::Match;
 use crate::mime::MimeScan;
 use crate::scan::{self, Engine, PieceContext};
 use crate::settings::Scanner;
+use crate::tracker::MessageTracker;
 
 impl Scanner {
     /// All matches in `haystack`.
@@ -26,7 +27,17 @@ impl Scanner {
             return out;
         }
         let mut engine = Engine::new(*self);
+        let mut tracker = (!self.fields.is_empty()).then(|| {
+            let mut t = MessageTracker::new(self.fields);
+            t.feed(haystack);
+            t.finish();
+            t
+        });
         engine.scan(haystack, 0, true, haystack.len(), &mut |m| {
+            if let Some(t) = &mut tracker {
+                m.message = t.lookup(m.offset).cloned();
+                t.forget(m.offset);
+            }
             out.push(m.clone())
         });
         out

@@ -2,6 +2,7 @@
 //! and the engine are told. The scanning itself is built on them above
 //! (`scanner`); the settings import nothing but the URL policy.
 
+use crate::message::Fields;
 use crate::url::Policy;
 
 /// Bounds that keep one candidate from holding the stream.
@@ -37,6 +38,7 @@ pub struct Scanner {
     pub(crate) mime: bool,
     pub(crate) naked: bool,
     pub(crate) html: HtmlMode,
+    pub(crate) fields: Fields,
 }
 
 impl Default for Scanner {
@@ -48,6 +50,7 @@ impl Default for Scanner {
             mime: true,
             naked: false,
             html: HtmlMode::Fallback,
+            fields: Fields::NONE,
         }
     }
 }
@@ -124,6 +127,23 @@ impl Scanner {
     pub fn naked(mut self, yes: bool) -> Scanner {
         self.naked = yes;
         self
+    }
+
+    /// Gives each match its message's metadata, the header `fields`
+    /// asked for ([`Match::message`](crate::Match::message)); none by
+    /// default, which costs nothing. In the MIME reading the innermost
+    /// forwarded message's `Message-ID` is read whatever this says.
+    /// [`Scanner::scan_piece_each`] gives none: a caller that splits an
+    /// input tracks messages with a
+    /// [`MessageTracker`](crate::MessageTracker).
+    pub fn fields(mut self, fields: Fields) -> Scanner {
+        self.fields = fields;
+        self
+    }
+
+    /// The fields asked for (see [`Scanner::fields`]).
+    pub fn get_fields(&self) -> Fields {
+        self.fields
     }
 
     /// Whether naked URLs are reported.

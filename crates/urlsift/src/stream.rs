@@ -20,6 +20,7 @@ use crate::mime::MimeScan;
 use crate::pieces::{Piece, PieceReader};
 use crate::readbuf::ReadBuf;
 use crate::settings::Scanner;
+use crate::tracker::Attach;
 
 /// Bytes per piece: large enough that the lookahead a piece reads twice
 /// (its own candidates' tails) is a small share, small enough to stay in
@@ -34,6 +35,8 @@ struct Scan<R> {
     /// Line feeds before the next piece.
     lines: u64,
     out: VecDeque<Match>,
+    /// The messages, when fields are asked for.
+    attach: Option<Box<Attach>>,
 }
 
 impl<R: Read> Scan<R> {
@@ -44,18 +47,44 @@ impl<R: Read> Scan<R> {
             scanner,
             lines: 0,
             out: VecDeque::new(),
+            attach: (!scanner.get_fields().is_empty())
+                .then(|| Box::new(Attach::new(scanner.get_fields()))),
         }
     }
 
     fn scan(&mut self, p: Piece) {
         let (lines, out) = (self.lines, &mut self.out);
+        let mut attach = self.attach.take();
+        if let Some(a) = &mut attach {
+            a.tracker.feed(&p.bytes()[..p.limit]);
+            if p.at_end {
+                a.tracker.finish();
+            }
+        }
         self.lines +=
             self.scanner
                 .scan_piece_each(p.bytes(), p.limit, p.at_end, &p.context, &mut |m| {
                     m.rebase(p.offset, lines);
-                    out.push_back(m.clone());
+                    match &mut attach {
+                        Some(a) => a.take(m, &mut |m| out.push_back(m.clone())),
+                        None => out.push_back(m.clone()),
+                    }
                 });
+        if let Some(a) = &mut attach {
+            let floor = p.offset + p.limit as u64;
+            a.release(floor, &mut |m| out.push_back(m.clone()));
+        }
+        self.attach = attach;
         self.pieces.recycle(p.into_buffer());
+    }
+
+    /// The input ended: matches held for their header go.
+    fn end(&mut self) {
+        let out = &mut self.out;
+        if let Some(a) = &mut self.attach {
+            a.tracker.finish();
+            a.release(u64::MAX, &mut |m| out.push_back(m.clone()));
+        }
     }
 
     /// Scans pieces until a match is ready; `Ok(false)` at the end.
@@ -63,7 +92,10 @@ impl<R: Read> Scan<R> {
         while self.out.is_empty() {
             match self.pieces.read_piece()? {
                 Some(p) => self.scan(p),
-                None => return Ok(false),
+                None => {
+                    self.end();
+                    return Ok(!self.out.is_empty());
+                }
             }
         }
         Ok(true)
@@ -306,6 +338,7 @@ impl PushScanner {
         }
         self.scan.pieces.get_mut().finished = true;
         self.run();
+        self.scan.end();
         self.scan.out.into_iter()
     }
 

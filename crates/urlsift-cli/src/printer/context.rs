@@ -399,14 +399,13 @@ pub struct OwnLines {
     waiting: VecDeque<Waiting>,
 }
 
-/// What takes each match with its Message-ID and its own lines' text.
-pub type Given<'a> = dyn FnMut(&Match, Option<&str>, &[u8]) + 'a;
+/// What takes each match (with its message) and its own lines' text.
+pub type Given<'a> = dyn FnMut(&Match, &[u8]) + 'a;
 
 /// A match whose lines are not all known, or which waits behind one.
 #[derive(Debug)]
 struct Waiting {
     m: Match,
-    id: Option<String>,
     /// Its lines so far (to the end of the last piece), or all of them.
     text: Vec<u8>,
     /// Whether `text` is all of its lines.
@@ -472,7 +471,7 @@ fn extend_lines(
 impl OwnLines {
     /// Takes one piece: `bytes` (lookahead included) at absolute `offset`,
     /// its own part `..limit`, `at_end` when the input ends with it, and
-    /// its `matches` in order (each with its Message-ID). Calls `each`,
+    /// its `matches` in order (each with its message). Calls `each`,
     /// in order, with each match whose lines are known and their text.
     pub fn piece(
         &mut self,
@@ -480,14 +479,14 @@ impl OwnLines {
         limit: usize,
         offset: u64,
         at_end: bool,
-        matches: Vec<(Match, Option<String>)>,
+        matches: Vec<Match>,
         each: &mut Given<'_>,
     ) {
         for w in self.waiting.iter_mut().filter(|w| !w.done) {
             let last = w.m.end().saturating_sub(1);
             w.done = extend_lines(&mut w.text, last, bytes, 0, limit, offset, at_end);
         }
-        for (m, id) in matches {
+        for m in matches {
             let rel = usize::try_from(m.offset().saturating_sub(offset))
                 .unwrap_or(usize::MAX)
                 .min(limit.saturating_sub(1));
@@ -499,14 +498,14 @@ impl OwnLines {
             let mut text = prefix.to_vec();
             let last = m.end().saturating_sub(1).max(m.offset());
             let done = extend_lines(&mut text, last, bytes, from, limit, offset, at_end);
-            self.waiting.push_back(Waiting { m, id, text, done });
+            self.waiting.push_back(Waiting { m, text, done });
         }
         while let Some(w) = self.waiting.pop_front() {
             if !w.done {
                 self.waiting.push_front(w);
                 break;
             }
-            each(&w.m, w.id.as_deref(), &w.text);
+            each(&w.m, &w.text);
         }
         // The line this piece ends inside, for the next.
         let own = &bytes[..limit];
@@ -525,7 +524,7 @@ impl OwnLines {
     /// Ends the input: the matches still waiting, with the lines read.
     pub fn finish(&mut self, each: &mut Given<'_>) {
         for w in self.waiting.drain(..) {
-            each(&w.m, w.id.as_deref(), &w.text);
+            each(&w.m, &w.text);
         }
         self.open = None;
     }
@@ -836,7 +835,7 @@ mod tests {
         let mut ol = OwnLines::default();
         let mut got = Vec::new();
         // Each line as JSON's `lines` holds it.
-        let mut each = |m: &Match, _: Option<&str>, t: &[u8]| {
+        let mut each = |m: &Match, t: &[u8]| {
             let lines: Vec<String> = t
                 .split_inclusive(|&b| b == b'\n')
                 .map(|l| {
@@ -849,16 +848,16 @@ mod tests {
         };
         let mut from = 0;
         for &to in cuts.iter().chain([&text.len()]) {
-            let ms: Vec<(Match, Option<String>)> = all
+            let ms: Vec<Match> = all
                 .iter()
                 .filter(|m| (from as u64..to as u64).contains(&m.offset()))
-                .map(|m| (m.clone(), None))
+                .cloned()
                 .collect();
             // A piece holds its candidates whole (its lookahead is at
             // least --max-bytes).
             let end = ms
                 .iter()
-                .map(|(m, _)| m.end() as usize)
+                .map(|m| m.end() as usize)
                 .fold(to + look, usize::max)
                 .min(text.len());
             let bytes = &text[from..end];

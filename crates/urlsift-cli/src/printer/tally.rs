@@ -1,6 +1,7 @@
 //! `--tally`: each distinct URL (normalized, as `-u` compares them) with
 //! the number of its occurrences and its first place, most frequent first
-//! (ties in first-seen order) or in first-seen order.
+//! (ties in first-seen order) or in first-seen order; with message dates
+//! computed, also the earliest and latest date of its messages.
 //!
 //! Memory is one entry per distinct URL (its key, the text first seen, a
 //! count and a place) and one name per input where a URL was first seen:
@@ -12,6 +13,7 @@ use std::io::Write;
 use super::color::{Paint, Style};
 use super::{json_path, json_str, InputName};
 use crate::args::TallyOrder;
+use urlsift::Timestamp;
 
 /// One distinct URL.
 #[derive(Debug)]
@@ -25,6 +27,9 @@ struct Entry {
     input: usize,
     line: u64,
     column: u64,
+    /// The earliest and latest message date (UTC seconds) of its
+    /// occurrences, where known.
+    dates: Option<(i64, i64)>,
 }
 
 /// The tally of a run, fed the records in output order.
@@ -33,6 +38,8 @@ pub struct Tally {
     order: TallyOrder,
     json: bool,
     style: Style,
+    /// Whether the dates are shown.
+    dated: bool,
     entries: HashMap<String, Entry>,
     /// The names of the inputs where an entry was first seen, in order.
     names: Vec<(usize, InputName)>,
@@ -41,12 +48,14 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// An empty tally printed in `order`, as JSON or plain.
-    pub fn new(order: TallyOrder, json: bool, style: Style) -> Tally {
+    /// An empty tally printed in `order`, as JSON or plain, with the
+    /// first and last dates when `dated`.
+    pub fn new(order: TallyOrder, json: bool, style: Style, dated: bool) -> Tally {
         Tally {
             order,
             json,
             style,
+            dated,
             entries: HashMap::new(),
             names: Vec::new(),
             cur: None,
@@ -54,20 +63,29 @@ impl Tally {
     }
 
     /// Counts one record of input `input`: `key` its normalized URL,
-    /// `record` the printer's `line:column:text`.
+    /// `record` the printer's `line:column:seconds:text` (seconds empty
+    /// when the date is unknown).
     pub fn add(&mut self, input: usize, key: String, record: &[u8]) {
-        if let Some(e) = self.entries.get_mut(&key) {
-            e.count += 1;
-            return;
-        }
-        let mut parts = record.splitn(3, |&b| b == b':');
-        let mut num = || {
+        let mut parts = record.splitn(4, |&b| b == b':');
+        let mut num = || -> Option<i64> {
             std::str::from_utf8(parts.next().unwrap_or_default())
                 .ok()
                 .and_then(|s| s.parse().ok())
-                .unwrap_or(0)
         };
-        let (line, column) = (num(), num());
+        let (line, column, date) = (num(), num(), num());
+        let widen = |d: &mut Option<(i64, i64)>| {
+            if let Some(t) = date {
+                *d = Some(d.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
+            }
+        };
+        if let Some(e) = self.entries.get_mut(&key) {
+            e.count += 1;
+            widen(&mut e.dates);
+            return;
+        }
+        let mut dates = None;
+        widen(&mut dates);
+        let (line, column) = (line.unwrap_or(0) as u64, column.unwrap_or(0) as u64);
         let text = parts.next().unwrap_or_default().to_vec();
         let seq = self.entries.len();
         self.entries.insert(
@@ -79,6 +97,7 @@ impl Tally {
                 input,
                 line,
                 column,
+                dates,
             },
         );
         self.cur = Some((input, true));
@@ -116,7 +135,20 @@ impl Tally {
                     Some(n) => json_path(&mut buf, &n.display),
                     None => buf.extend_from_slice(b"null"),
                 }
-                let _ = writeln!(buf, ",\"line\":{},\"column\":{}}}", e.line, e.column);
+                let _ = write!(buf, ",\"line\":{},\"column\":{}", e.line, e.column);
+                if self.dated {
+                    match e.dates {
+                        Some((a, b)) => {
+                            let (a, b) = (
+                                Timestamp::from_unix_seconds(a),
+                                Timestamp::from_unix_seconds(b),
+                            );
+                            let _ = write!(buf, ",\"first_date\":\"{a}\",\"last_date\":\"{b}\"");
+                        }
+                        None => buf.extend_from_slice(b",\"first_date\":null,\"last_date\":null"),
+                    }
+                }
+                buf.extend_from_slice(b"}\n");
             } else {
                 let _ = write!(buf, "{}\t", e.count);
                 if st.any() {
@@ -132,6 +164,18 @@ impl Tally {
                 st.paint(&mut buf, Paint::Number, e.line.to_string().as_bytes());
                 buf.push(b':');
                 st.paint(&mut buf, Paint::Number, e.column.to_string().as_bytes());
+                if self.dated {
+                    match e.dates {
+                        Some((a, b)) => {
+                            let (a, b) = (
+                                Timestamp::from_unix_seconds(a),
+                                Timestamp::from_unix_seconds(b),
+                            );
+                            let _ = write!(buf, "\t{a}\t{b}");
+                        }
+                        None => buf.extend_from_slice(b"\t-\t-"),
+                    }
+                }
                 buf.push(b'\n');
             }
             if buf.len() >= 60 << 10 {
@@ -158,15 +202,19 @@ mod tests {
     }
 
     fn tally(order: TallyOrder, json: bool) -> String {
-        let mut t = Tally::new(order, json, Style::default());
-        t.add(0, "http://a/".into(), b"1:2:HTTP://a/");
-        t.add(0, "ftp://b/".into(), b"3:1:ftp://b/");
+        tally_dated(order, json, false)
+    }
+
+    fn tally_dated(order: TallyOrder, json: bool, dated: bool) -> String {
+        let mut t = Tally::new(order, json, Style::default(), dated);
+        t.add(0, "http://a/".into(), b"1:2::HTTP://a/");
+        t.add(0, "ftp://b/".into(), b"3:1:86400:ftp://b/");
         t.input_done(0, &name("x"));
-        t.add(1, "ftp://b/".into(), b"9:9:ftp://b/");
-        t.add(1, "news:c".into(), b"2:5:news:c");
-        t.add(1, "news:c".into(), b"4:5:news:c");
+        t.add(1, "ftp://b/".into(), b"9:9::ftp://b/");
+        t.add(1, "news:c".into(), b"2:5:726865331:news:c");
+        t.add(1, "news:c".into(), b"4:5:0:news:c");
         t.input_done(1, &name("y"));
-        t.add(2, "news:c".into(), b"1:1:news:c");
+        t.add(2, "news:c".into(), b"1:1:726865000:news:c");
         t.input_done(2, &name("z"));
         let mut out = Vec::new();
         t.write(&mut out).unwrap();
@@ -194,5 +242,22 @@ mod tests {
         assert_eq!(v["path"], "y");
         assert_eq!(v["line"], 2);
         assert_eq!(v["column"], 5);
+        assert!(v.get("first_date").is_none());
+    }
+
+    #[test]
+    fn first_and_last_dates() {
+        assert_eq!(
+            tally_dated(TallyOrder::First, false, true),
+            "1\tHTTP://a/\tx:1:2\t-\t-\n\
+             2\tftp://b/\tx:3:1\t1970-01-02T00:00:00Z\t1970-01-02T00:00:00Z\n\
+             3\tnews:c\ty:2:5\t1970-01-01T00:00:00Z\t1993-01-12T19:02:11Z\n"
+        );
+        let json = tally_dated(TallyOrder::First, true, true);
+        let v: serde_json::Value = serde_json::from_str(json.lines().nth(2).unwrap()).unwrap();
+        assert_eq!(v["first_date"], "1970-01-01T00:00:00Z");
+        assert_eq!(v["last_date"], "1993-01-12T19:02:11Z");
+        let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+        assert_eq!(v["first_date"], serde_json::Value::Null);
     }
 }

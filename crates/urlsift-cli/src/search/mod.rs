@@ -51,6 +51,7 @@ use std::time::Instant;
 use urlsift::Scanner;
 
 mod archive;
+mod held;
 mod input;
 mod live;
 mod order;
@@ -62,6 +63,7 @@ mod tests;
 mod unit;
 
 use archive::*;
+use held::*;
 use input::*;
 use order::*;
 use pieces::*;
@@ -75,6 +77,11 @@ pub(super) struct Ctx<'a> {
     pub(super) scanner: Scanner,
     pub(super) printer: &'a Printer,
     pub(super) msgs: bool,
+    /// Whether a large file must be read in order, not split among
+    /// threads: the raw reading's messages are tracked apart from the
+    /// scanning, from the input's start. The MIME reading splits a file
+    /// only at message starts, where its own framing starts anew.
+    pub(super) in_order: bool,
     pub(super) stop: &'a AtomicBool,
     /// How compressed inputs and archives are read.
     pub(super) opts: &'a ArchiveOpts,
@@ -133,12 +140,14 @@ pub fn run(cfg: Config) -> i32 {
         .rejected(cfg.invalid)
         .mime(!cfg.raw)
         .html(cfg.html)
-        .naked(cfg.naked);
+        .naked(cfg.naked)
+        .fields(cfg.compute);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,
         printer: &printer,
-        msgs: cfg.needs_message_id(),
+        msgs: cfg.needs_messages(),
+        in_order: cfg.needs_messages() && !scanner.get_mime(),
         stop: &stop,
         opts: &cfg.archive,
         member_show: cfg.with_filename.unwrap_or(true),

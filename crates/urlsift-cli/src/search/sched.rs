@@ -32,7 +32,6 @@
 //! mixed sizes, long lines and streams.
 
 use crate::input::archive::{open_file, Opened, Zip};
-use crate::mail::MessageTracker;
 use crate::walk::Entry;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -383,7 +382,7 @@ pub(super) fn run_parallel(
                         regular: true,
                         size: None,
                         ..
-                    } if !ctx.msgs && !gz_name(path) => (None, Some(unsized_weight())),
+                    } if !ctx.in_order && !gz_name(path) => (None, Some(unsized_weight())),
                     Entry::File {
                         regular: true,
                         size: Some(n),
@@ -410,8 +409,9 @@ pub(super) fn run_parallel(
                 let reader = match (&input.entry, size) {
                     // A large regular file: its ranges are read and searched
                     // by the pool's threads at once, the parts of one unit
-                    // (Message-IDs need the messages in order, so not then).
-                    (Entry::File { path, .. }, Some(size)) if !ctx.msgs => {
+                    // (not where messages are tracked in order: see
+                    // `Ctx::in_order`).
+                    (Entry::File { path, .. }, Some(size)) if !ctx.in_order => {
                         match open_peeked(&input.entry, path, ctx.opts) {
                             Ok((file, false)) => {
                                 let key = Key::unit(seq);
@@ -508,14 +508,17 @@ pub(super) fn run_parallel(
                     }
                     Ok(r) => {
                         let mut pr = PieceReader::stream(r, ctx.scanner);
-                        let mut tracker = ctx.msgs.then(MessageTracker::new);
+                        let mut tracker = ctx
+                            .msgs
+                            .then(|| urlsift::MessageTracker::new(ctx.scanner.get_fields()));
                         while let Some(p) = pr.next_piece() {
                             if stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            let map = tracker
-                                .as_mut()
-                                .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+                            let map = tracker.as_mut().map(|t| {
+                                t.feed(&p.bytes()[..p.limit]);
+                                t.map(p.offset)
+                            });
                             let error = if p.at_end {
                                 pr.take_error().map(|err| read_message(&input.entry, &err))
                             } else {

@@ -1,13 +1,12 @@
 //! Searching one unit of work: a stream piece by piece, one small file, a batch of files.
 
 use crate::input::archive::Opened;
-use crate::mail::{MessageMap, MessageTracker};
 use crate::printer::context::{ContextLines, OwnLines};
 use crate::printer::{InputName, Recs};
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use urlsift::{Match, PushScanner};
+use urlsift::{Match, MessageMap, MessageTracker, PushScanner};
 
 use super::*;
 
@@ -85,11 +84,15 @@ pub(super) fn search_pieces<R: Read>(
     name: &InputName,
     emit: &mut dyn FnMut(Recs, u64, u64) -> io::Result<()>,
 ) -> Result<(), Fail> {
-    let mut tracker = ctx.msgs.then(MessageTracker::new);
     let mut lines = 0u64;
     // -A/-B/-C: what one piece leaves to the next.
     let mut context = ctx.printer.context_lines();
     let json_lines = ctx.printer.json_lines();
+    // The raw reading tracks messages here, apart from the scanning; the
+    // MIME reading's push scanner gives each match its message itself.
+    let mime_read = ctx.scanner.get_mime();
+    let mut tracker =
+        (ctx.msgs && !mime_read).then(|| MessageTracker::new(ctx.scanner.get_fields()));
     let mut own = OwnLines::default();
     // -m: the records this reader may still need (without -u, where later
     // records may replace dropped ones; with context, the lines after the
@@ -104,9 +107,9 @@ pub(super) fn search_pieces<R: Read>(
     // (matches come with offsets from the first piece's start and lines
     // counted from it). It reads all it is given before `feed_each`
     // returns, so each match lands in the piece where it is decided, at
-    // most one candidate late. Context output (-A/-B/-C) still reads the
-    // raw text.
-    let mut mime = (ctx.scanner.get_mime() && context.is_none() && !json_lines).then(|| {
+    // most one candidate late. Context output (-A/-B/-C) holds the raw
+    // text until its matches are decided (see `held`).
+    let mut mime = mime_read.then(|| {
         let start = next.as_ref().map_or(0, |p| p.offset);
         (
             PushScanner::new(ctx.scanner),
@@ -117,19 +120,33 @@ pub(super) fn search_pieces<R: Read>(
             },
         )
     });
-    let mut last_map = None;
+    let start = mime.as_ref().map_or(0, |m| m.1);
+    let mut held_marks = Held::new(start, ctx);
+    let mut held_json = Held::new(start, ctx);
     while let Some(p) = next.take() {
         if ctx.stop.load(Ordering::Relaxed) || room == 0 {
             return Ok(());
         }
-        let map = tracker
-            .as_mut()
-            .map(|t| t.feed(&p.bytes()[..p.limit], p.offset));
+        let map = tracker.as_mut().map(|t| {
+            t.feed(&p.bytes()[..p.limit]);
+            t.map(p.offset)
+        });
         let (recs, lf) = match (context.as_mut(), &mut mime) {
-            (_, Some((push, start, counted))) => {
-                search_piece_mime(push, *start, counted, &p, relative, map.as_ref(), ctx, name)
+            (Some(cl), Some((push, start, _))) => {
+                let feed = Feed::Piece(push, &p);
+                let recs = search_piece_mime_context(feed, *start, &mut held_marks, cl, ctx, name);
+                (recs, 0)
             }
-            (Some(cl), None) => search_piece_context(&p, lines, cl, ctx, name),
+            (None, Some((push, start, _))) if json_lines => {
+                let feed = Feed::Piece(push, &p);
+                let recs =
+                    search_piece_mime_json_lines(feed, *start, &mut held_json, &mut own, ctx, name);
+                (recs, 0)
+            }
+            (_, Some((push, start, counted))) => {
+                search_piece_mime(push, *start, counted, &p, relative, ctx, name)
+            }
+            (Some(cl), None) => search_piece_context(&p, lines, cl, map.as_ref(), ctx, name),
             // (Context is read in order, from the input's start.)
             (None, None) if json_lines => {
                 search_piece_json_lines(&p, lines, &mut own, map.as_ref(), ctx, name)
@@ -140,8 +157,30 @@ pub(super) fn search_pieces<R: Read>(
         room = room.saturating_sub(recs.count);
         emit(recs, p.limit as u64, lf).map_err(Fail::Write)?;
         pr.recycle(p.into_buffer());
-        last_map = map;
         next = pr.next_piece();
+    }
+    if let Some((push, start, _)) = mime {
+        // The last matches, and with context the lines held for them.
+        let recs = match context.as_mut() {
+            Some(cl) => {
+                let feed = Feed::End(Box::new(push));
+                search_piece_mime_context(feed, start, &mut held_marks, cl, ctx, name)
+            }
+            None if json_lines => search_piece_mime_json_lines(
+                Feed::End(Box::new(push)),
+                start,
+                &mut held_json,
+                &mut own,
+                ctx,
+                name,
+            ),
+            None => {
+                let mut recs = new_recs(relative);
+                push.finish_each(&mut |m| push_mime_match(&mut recs, m, start, ctx, name));
+                recs
+            }
+        };
+        emit(recs, 0, 0).map_err(Fail::Write)?;
     }
     if let Some(cl) = context.as_mut() {
         // A last line without a line feed waited for more.
@@ -152,16 +191,8 @@ pub(super) fn search_pieces<R: Read>(
     if json_lines {
         // Matches whose last line the input ended inside.
         let mut recs = new_recs(false);
-        own.finish(&mut |m, id, text| {
-            ctx.printer
-                .push_match_with(&mut recs, name, m, id, Some(text));
-        });
-        emit(recs, 0, 0).map_err(Fail::Write)?;
-    }
-    if let Some((push, start, _)) = mime {
-        let mut recs = new_recs(relative);
-        push.finish_each(&mut |m| {
-            push_mime_match(&mut recs, m, start, last_map.as_ref(), ctx, name)
+        own.finish(&mut |m, text| {
+            ctx.printer.push_match_with(&mut recs, name, m, Some(text));
         });
         emit(recs, 0, 0).map_err(Fail::Write)?;
     }
@@ -197,8 +228,10 @@ pub(super) fn search_piece(
         count_rest,
         &mut |m| {
             m.rebase(p.offset, lines);
-            let id = map.and_then(|mm| mm.lookup(m.offset()));
-            ctx.printer.push_match(&mut recs, name, m, id);
+            if let Some(mm) = map {
+                m.set_message(mm.lookup(m.offset()).cloned());
+            }
+            ctx.printer.push_match(&mut recs, name, m);
         },
     );
     (recs, lf)
@@ -226,7 +259,6 @@ pub(super) fn search_piece_mime(
     counted: &mut Counted,
     p: &Piece,
     relative: bool,
-    map: Option<&MessageMap>,
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
@@ -234,7 +266,7 @@ pub(super) fn search_piece_mime(
     let bytes = &p.bytes()[..p.limit];
     let before = counted.lines;
     push.feed_each(bytes, &mut |m| {
-        push_mime_match(&mut recs, m, start, map, ctx, name);
+        push_mime_match(&mut recs, m, start, ctx, name);
         if m.offset() > counted.pos {
             counted.pos = m.offset();
             counted.lines = m.line() - 1;
@@ -251,27 +283,17 @@ pub(super) fn search_piece_mime(
 }
 
 /// Formats a match of a stream's MIME push scanner, whose offsets count
-/// from `start`; a URL in a forwarded message gets that message's own
-/// Message-ID.
-fn push_mime_match(
-    recs: &mut Recs,
-    m: &mut Match,
-    start: u64,
-    map: Option<&MessageMap>,
-    ctx: Ctx<'_>,
-    name: &InputName,
-) {
+/// from `start` (it carries its message, the innermost forwarded one in a
+/// forwarded message).
+fn push_mime_match(recs: &mut Recs, m: &mut Match, start: u64, ctx: Ctx<'_>, name: &InputName) {
     m.rebase(start, 0);
-    let m: &Match = m;
-    let id = m
-        .forwarded_message_id()
-        .or_else(|| map.and_then(|mm| mm.lookup(m.offset())));
-    ctx.printer.push_match(recs, name, m, id);
+    ctx.printer.push_match(recs, name, m);
 }
 
-/// Scans a piece of an input read in order (context output), each match
-/// moved to the input's offsets and lines (`lines` before the piece);
-/// returns the piece's line feeds (all of them unless it is the last).
+/// Scans a piece of an input read in order (context output, `--raw`),
+/// each match moved to the input's offsets and lines (`lines` before the
+/// piece); returns the piece's line feeds (all of them unless it is the
+/// last).
 fn scan_in_order(p: &Piece, lines: u64, ctx: Ctx<'_>, each: &mut dyn FnMut(&mut Match)) -> u64 {
     ctx.scanner.scan_piece_counting(
         p.bytes(),
@@ -286,10 +308,10 @@ fn scan_in_order(p: &Piece, lines: u64, ctx: Ctx<'_>, each: &mut dyn FnMut(&mut 
     )
 }
 
-/// [`search_piece`] for `--json` with `-A/-B/-C`: each object carries the
-/// text of its URL's own lines (apart, so the common path stays as lean),
-/// through `own`, which keeps what the next piece needs of a line longer
-/// than a piece.
+/// [`search_piece`] for `--json` with `-A/-B/-C` (`--raw`; the MIME
+/// reading's is in `held`): each object carries the text of its URL's own
+/// lines (apart, so the common path stays as lean), through `own`, which
+/// keeps what the next piece needs of a line longer than a piece.
 pub(super) fn search_piece_json_lines(
     p: &Piece,
     lines: u64,
@@ -301,8 +323,10 @@ pub(super) fn search_piece_json_lines(
     let mut recs = new_recs(false);
     let mut matches = Vec::new();
     let lf = scan_in_order(p, lines, ctx, &mut |m| {
-        let id = map.and_then(|mm| mm.lookup(m.offset())).map(str::to_owned);
-        matches.push((m.clone(), id));
+        if let Some(mm) = map {
+            m.set_message(mm.lookup(m.offset()).cloned());
+        }
+        matches.push(m.clone());
     });
     own.piece(
         p.bytes(),
@@ -310,26 +334,32 @@ pub(super) fn search_piece_json_lines(
         p.offset,
         p.at_end,
         matches,
-        &mut |m, id, text| {
-            ctx.printer
-                .push_match_with(&mut recs, name, m, id, Some(text));
+        &mut |m, text| {
+            ctx.printer.push_match_with(&mut recs, name, m, Some(text));
         },
     );
     (recs, lf)
 }
 
-/// Searches one piece of an input read in order for `-A/-B/-C`: its lines
-/// and their context through `cl`, which carries what the next piece needs.
+/// Searches one piece of an input read in order for `-A/-B/-C` (`--raw`;
+/// the MIME reading's is in `held`): its lines and their context through
+/// `cl`, which carries what the next piece needs.
 pub(super) fn search_piece_context(
     p: &Piece,
     lines: u64,
     cl: &mut ContextLines,
+    map: Option<&MessageMap>,
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> (Recs, u64) {
     let mut recs = new_recs(false);
     let mut marks = Vec::new();
-    let lf = scan_in_order(p, lines, ctx, &mut |m| marks.extend(ctx.printer.mark(m)));
+    let lf = scan_in_order(p, lines, ctx, &mut |m| {
+        if let Some(mm) = map {
+            m.set_message(mm.lookup(m.offset()).cloned());
+        }
+        marks.extend(ctx.printer.mark(m))
+    });
     cl.piece(&mut recs, name, p.bytes(), p.limit, p.offset, marks);
     (recs, lf)
 }
@@ -485,8 +515,8 @@ pub(super) fn search_batch<'s>(
             return;
         }
         let large = started.as_ref().is_ok_and(Started::large);
-        // Message-IDs need the messages in order: never split then.
-        if large && !ctx.msgs {
+        // Messages tracked in order: never split then (see `Ctx::in_order`).
+        if large && !ctx.in_order {
             if let Some((file, size)) = large_plain(&input.entry, ctx.opts) {
                 if let Ok(s) = started {
                     s.recycle();

@@ -26,6 +26,7 @@ TYPES = {
     "bool": pa.bool_(),
     "spans": pa.list_(pa.field("element", pa.list_(pa.field("element", pa.int64(), False)), False)),
     "warnings": pa.list_(pa.field("element", _WARNING, False)),
+    "strlist": pa.list_(pa.field("element", pa.string(), False)),
 }
 
 
@@ -66,6 +67,13 @@ def _array(kind: str, n: int, parts):
         inner_type = TYPES["spans"].value_type
         inner = pa.Array.from_buffers(inner_type, pairs, [None, _buf(inner_offsets)], children=[flat])
         return pa.Array.from_buffers(TYPES["spans"], n, [None, _buf(offsets)], children=[inner])
+    if kind == "strlist":
+        nulls, valid, offsets, items = parts
+        m = (len(items[2]) // 4) - 1
+        child = _strings(max(m, 0), items)
+        return pa.Array.from_buffers(
+            TYPES["strlist"], n, [_buf(valid), _buf(offsets)], nulls, children=[child]
+        )
     if kind == "warnings":
         offsets, codes, messages, at = parts
         m = len(at) // 8

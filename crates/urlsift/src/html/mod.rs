@@ -1169,7 +1169,7 @@ impl Part {
             spans,
             place.content_type.clone(),
             place.encoding,
-            place.message_id.clone(),
+            place.message.clone(),
         );
         found.hrefs.push_back(Href {
             d,

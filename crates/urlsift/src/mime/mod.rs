@@ -46,8 +46,10 @@ pub(crate) use crate::map::{Kind, Map, Out, Place, Run};
 
 use crate::html::{self, Found};
 use crate::matches::{Encoding, Match};
+use crate::message::{Collector, Fields, MessageInfo};
 use crate::scan::Engine;
 use crate::settings::{HtmlMode, Scanner};
+use crate::tracker::Attach;
 
 /// Most bytes the reader looks at past a line start to decide what the
 /// line is (a boundary line, a `From ` line, the first line of a message).
@@ -90,8 +92,8 @@ struct Frame {
     depth: usize,
     /// After its closing boundary: the rest is epilogue.
     closed: bool,
-    /// The Message-ID of the forwarded message it stands in, if any.
-    forwarded: Option<Arc<str>>,
+    /// The forwarded message it stands in, if any.
+    forwarded: Option<Arc<MessageInfo>>,
     /// A plain text part of it was read (rule 18: in an alternative, the
     /// HTML after it is not).
     plain: bool,
@@ -121,23 +123,25 @@ struct Header {
     /// Length of the kept field line's name and colon.
     name: usize,
     /// The entity is a forwarded message (a `message/rfc822` or
-    /// `message/news` part): its first `Message-ID` is kept.
+    /// `message/news` part): its header's fields are read.
     forwarded: bool,
-    message_id: Option<Arc<str>>,
-    /// A `Message-ID:` line with no value: the next continuation holds it.
-    id_folding: bool,
+    collector: Collector,
     /// A forwarded message's header: the raw offset of its first line.
     raw_start: Option<u64>,
     /// Where its text starts in the decoded text, while it is held back.
     hold: Option<u64>,
-    /// Its Message-ID did not come within [`ID_WINDOW`] bytes of its
-    /// start: its text goes without it.
+    /// Its header went on past [`ID_WINDOW`] bytes (or it is read): what
+    /// its text gives is decided, `info`.
     id_given_up: bool,
+    /// It went on past the window: its body takes all of it, read after.
+    window_passed: bool,
+    info: Option<Arc<MessageInfo>>,
 }
 
-/// How far into a forwarded message's header its Message-ID is waited for
-/// (the header text held back meanwhile is at most this, and a line).
-const ID_WINDOW: u64 = 32 * 1024;
+/// How far into a forwarded message's header its fields are read (the
+/// header text held back meanwhile is at most this, and a line): the
+/// window top-level headers have too.
+const ID_WINDOW: u64 = crate::message::WINDOW;
 
 fn blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
@@ -164,8 +168,11 @@ pub(crate) struct Reader {
     /// Raw lines minus decoded lines so far.
     delta: i64,
     place: Place,
-    /// The Message-ID of the innermost forwarded message being read.
-    forwarded: Option<Arc<str>>,
+    /// The innermost forwarded message being read.
+    forwarded: Option<Arc<MessageInfo>>,
+    /// The fields read of a forwarded message's header (its Message-ID
+    /// always).
+    fields: Fields,
     b64: base64::State,
     /// The content type last given to a text part's matches.
     last_content_type: Option<Arc<str>>,
@@ -207,6 +214,7 @@ impl Reader {
             delta: 0,
             place: Place::default(),
             forwarded: None,
+            fields: Fields::MESSAGE_ID,
             b64: base64::State::default(),
             last_content_type: None,
         }
@@ -238,6 +246,7 @@ impl Reader {
 
     /// Ends the input: whatever a decoder holds is written.
     pub fn finish(&mut self, out: &mut Out<'_>) {
+        self.name_held(out);
         if let Some(mut part) = self.html.take() {
             let mut side = Out {
                 base: part.base,
@@ -472,6 +481,7 @@ impl Reader {
         match self.event(run, s, line, complete) {
             None => Some(s),
             Some(Event::From) => {
+                self.name_held(out);
                 self.end_text(out, Some(at));
                 self.frames.clear();
                 self.forwarded = None;
@@ -480,6 +490,7 @@ impl Reader {
             }
             Some(Event::Boundary { frame, closing }) => {
                 run.checked = None;
+                self.name_held(out);
                 self.end_text(out, Some(at));
                 self.frames.truncate(frame + 1);
                 let f = &mut self.frames[frame];
@@ -521,29 +532,43 @@ impl Reader {
             depth,
             alternative,
             forwarded,
+            collector: Collector::new(if forwarded { self.fields } else { Fields::NONE }),
             ..Header::default()
         };
         self.mode = Mode::Header;
     }
 
-    /// The place of headers and plain text: only the forwarded message's
-    /// Message-ID, if any.
+    /// The place of headers and plain text: only the forwarded message,
+    /// if any.
     fn plain_place(&self) -> Place {
         Place {
-            message_id: self.forwarded.clone(),
+            message: self.forwarded.clone(),
             ..Place::default()
         }
     }
 
     /// The place of the header block being read (a forwarded message's own
-    /// Message-ID once its line was read).
+    /// once its header is decided).
     fn header_place(&mut self) {
         let h = &self.header;
         if h.forwarded {
-            self.place.message_id = match h.id_given_up {
-                false => h.message_id.clone(),
-                true => None,
-            };
+            self.place.message = h.info.clone();
+        }
+    }
+
+    /// A forwarded message's header is decided (read, past its window, or
+    /// cut by structure): the text held back takes its metadata.
+    fn name_held(&mut self, out: &mut Out<'_>) {
+        let h = &mut self.header;
+        if self.mode != Mode::Header || !h.forwarded {
+            return;
+        }
+        if !h.id_given_up {
+            h.id_given_up = true;
+            h.info = h.collector.info();
+        }
+        if let Some(from) = h.hold.take() {
+            out.map.name_message(from, h.info.as_ref());
         }
     }
 
@@ -551,7 +576,10 @@ impl Reader {
     fn begin_body(&mut self) {
         let h = std::mem::take(&mut self.header);
         if h.forwarded {
-            self.forwarded = h.message_id.clone();
+            self.forwarded = match h.window_passed {
+                true => h.collector.info(),
+                false => h.info.clone(),
+            };
         }
         // The type and subtype as they stand (no `type/subtype` means
         // `text/plain`), compared without case: no allocation per part but
@@ -625,7 +653,7 @@ impl Reader {
         self.place = Place {
             encoding,
             content_type,
-            message_id: self.forwarded.clone(),
+            message: self.forwarded.clone(),
         };
         if is_html {
             self.html = Some(Box::new(html::Part::new(&self.cfg, self.place.clone())));
@@ -839,6 +867,7 @@ impl Reader {
                     if at_ls && complete && matches!(&raw[pos..e], b"\n" | b"\r\n" | b"" | b"\r") {
                         // The empty line ends the header block; it is text.
                         self.push_header(run, pend, e, pend_ls, out);
+                        self.name_held(out);
                         self.begin_body();
                         return Ok(e);
                     }
@@ -867,29 +896,21 @@ impl Reader {
 
     /// Writes the header text `raw[a..b]` (its first line starting at raw
     /// offset `ls`). A forwarded message's header text is held back from
-    /// the engine ([`Reader::hold`]) until its Message-ID is read, which
-    /// its runs then take, or is given up; so whether a URL in that header
-    /// gets the id does not depend on where the input was cut.
+    /// the engine ([`Reader::hold`]) until the header is read (or past its
+    /// window), whose metadata its runs then take; so what a URL in that
+    /// header gets does not depend on where the input was cut.
     fn push_header(&mut self, run: &Pass<'_>, a: usize, b: usize, ls: u64, out: &mut Out<'_>) {
         self.line_start = ls;
+        let h = &self.header;
+        if h.forwarded && h.id_given_up && h.hold.is_some() {
+            self.name_held(out);
+        }
         self.header_place();
         let h = &mut self.header;
-        if h.forwarded {
-            match (&h.message_id, h.id_given_up) {
-                (Some(id), false) => {
-                    if let Some(from) = h.hold.take() {
-                        out.map.name_message(from, id);
-                    }
-                }
-                (_, true) => h.hold = None,
-                (None, false) => {
-                    if h.hold.is_none() && a < b {
-                        // Its own runs, apart from the text before.
-                        out.map.break_run();
-                        h.hold = Some(out.d());
-                    }
-                }
-            }
+        if h.forwarded && !h.id_given_up && h.hold.is_none() && a < b {
+            // Its own runs, apart from the text before.
+            out.map.break_run();
+            h.hold = Some(out.d());
         }
         self.push_plain(run, a, b, out);
     }
@@ -962,38 +983,6 @@ impl Reader {
             || (b.starts_with(b"--") && !self.frames.is_empty())
     }
 
-    /// A forwarded message's header line: its first `Message-ID` (on the
-    /// line, or on the continuation line after an empty one), read as the
-    /// command reads a message's.
-    fn message_id_line(&mut self, line: &[u8]) {
-        let h = &mut self.header;
-        let trim = |v: &[u8]| -> Option<Arc<str>> {
-            let s = v.iter().position(|b| !b.is_ascii_whitespace())?;
-            let e = v.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
-            Some(Arc::from(String::from_utf8_lossy(&v[s..e])))
-        };
-        if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
-            if h.id_folding {
-                if let Some(v) = trim(line) {
-                    h.message_id = Some(v);
-                    h.id_folding = false;
-                }
-            }
-            return;
-        }
-        h.id_folding = false;
-        const NAME: &[u8] = b"message-id:";
-        if h.message_id.is_none()
-            && line.len() >= NAME.len()
-            && line[..NAME.len()].eq_ignore_ascii_case(NAME)
-        {
-            match trim(&line[NAME.len()..]) {
-                Some(v) => h.message_id = Some(v),
-                None => h.id_folding = true,
-            }
-        }
-    }
-
     /// A header line (or the part of one in `raw[a..e]`): text, and the
     /// value of the first `Content-Type` and `Content-Transfer-Encoding`.
     fn header_line(&mut self, run: &Pass<'_>, a: usize, e: usize, at_ls: bool) {
@@ -1001,7 +990,7 @@ impl Reader {
         if at_ls && self.header.forwarded {
             let line = &raw[a..e];
             let line = line.strip_suffix(b"\n").unwrap_or(line);
-            self.message_id_line(line);
+            self.header.collector.line(line);
         }
         if at_ls {
             let h = &mut self.header;
@@ -1069,12 +1058,14 @@ impl Reader {
             }
         }
         let h = &mut self.header;
-        if h.forwarded && h.message_id.is_none() && !h.id_given_up {
+        if h.forwarded && !h.id_given_up {
             // Decided by raw positions alone: the same wherever the input
             // was cut.
             let start = *h.raw_start.get_or_insert(run.base + a as u64);
             if run.base + e as u64 - start > ID_WINDOW {
                 h.id_given_up = true;
+                h.window_passed = true;
+                h.info = h.collector.info();
             }
         }
     }
@@ -1268,10 +1259,15 @@ pub(crate) struct MimeScan {
     /// Where [`Reader::skim`] writes what is dropped.
     scratch: Vec<u8>,
     scratch_map: Map,
+    /// The top-level messages, when fields are asked for.
+    attach: Option<Box<Attach>>,
 }
 
 /// Raw bytes handed to the reader at once.
 const STEP: usize = 64 * 1024;
+
+/// Raw bytes fed to the message tracker at once.
+const ATTACH_STEP: usize = 1 << 20;
 
 /// The buffers a [`MimeScan`] leaves to the next one on its thread, so a
 /// search over many small inputs does not grow them again for each.
@@ -1311,13 +1307,15 @@ impl Drop for MimeScan {
 
 impl MimeScan {
     pub fn new(scanner: Scanner, min_read: usize) -> MimeScan {
+        let mut reader = Reader::with(scanner);
+        reader.fields = scanner.get_fields() | Fields::MESSAGE_ID;
         let b = BUFFERS
             .try_with(|c| c.take())
             .ok()
             .flatten()
             .unwrap_or_default();
         MimeScan {
-            reader: Reader::with(scanner),
+            reader,
             engine: Engine::new(scanner),
             map: b.map,
             raw: b.raw,
@@ -1329,6 +1327,8 @@ impl MimeScan {
             in_place: true,
             scratch: Vec::new(),
             scratch_map: Map::default(),
+            attach: (!scanner.get_fields().is_empty())
+                .then(|| Box::new(Attach::new(scanner.get_fields()))),
         }
     }
 
@@ -1348,8 +1348,36 @@ impl MimeScan {
         took
     }
 
-    /// Takes the next raw bytes, handing decided matches to `each`.
-    pub fn feed(&mut self, mut data: &[u8], each: &mut dyn FnMut(&mut Match)) {
+    /// Takes the next raw bytes, handing decided matches to `each` (with
+    /// their message's metadata when fields are asked for).
+    pub fn feed(&mut self, data: &[u8], each: &mut dyn FnMut(&mut Match)) {
+        let Some(mut attach) = self.attach.take() else {
+            return self.feed_bytes(data, each);
+        };
+        // In steps, so the message starts kept stay few however much
+        // comes at once.
+        for step in data.chunks(ATTACH_STEP) {
+            attach.tracker.feed(step);
+            self.feed_bytes(step, &mut |m| attach.take(m, each));
+            // No match to come starts before the oldest byte the map
+            // still translates.
+            attach.release(self.map.first_raw().unwrap_or(self.rbase), each);
+        }
+        self.attach = Some(attach);
+    }
+
+    /// Ends the input, handing the remaining matches to `each`.
+    pub fn finish(&mut self, each: &mut dyn FnMut(&mut Match)) {
+        let Some(mut attach) = self.attach.take() else {
+            return self.finish_bytes(each);
+        };
+        attach.tracker.finish();
+        self.finish_bytes(&mut |m| attach.take(m, each));
+        attach.release(u64::MAX, each);
+        self.attach = Some(attach);
+    }
+
+    fn feed_bytes(&mut self, mut data: &[u8], each: &mut dyn FnMut(&mut Match)) {
         while !data.is_empty() {
             if self.raw.is_empty() {
                 let took = self.feed_unchanged(data, each);
@@ -1390,8 +1418,7 @@ impl MimeScan {
         }
     }
 
-    /// Ends the input, handing the remaining matches to `each`.
-    pub fn finish(&mut self, each: &mut dyn FnMut(&mut Match)) {
+    fn finish_bytes(&mut self, each: &mut dyn FnMut(&mut Match)) {
         let raw = std::mem::take(&mut self.raw);
         self.read(&raw, true);
         self.scan(true, each);

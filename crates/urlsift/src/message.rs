@@ -1,0 +1,491 @@
+//! Messages: where each one starts, and what its header says of it.
+//!
+//! A URL that stands in a message (an mbox, a news article, an `.eml`, a
+//! forwarded `message/rfc822` part) carries that message's
+//! [`MessageInfo`]: its `Message-ID`, date, newsgroups and subject, those
+//! asked for with [`Scanner::fields`](crate::Scanner::fields) and no
+//! others. Messages are framed as the MIME reading frames them (contract
+//! rule 10): an input is a message when its first line is an mbox `From `
+//! line or a header field, and every line starting with `From ` after an
+//! empty line starts one; its header block ends at its first empty line.
+//! Both readings give the same top-level messages; the MIME reading adds
+//! the innermost forwarded message (see [`Match::message`]).
+//!
+//! The MIME reader reads a message's header through a `Collector`;
+//! [`MessageTracker`](crate::MessageTracker) frames messages in raw bytes
+//! for the other readings. Memory stays bounded: of a header block only
+//! the wanted fields are kept, each value at most [`VALUE_CAP`] bytes, and
+//! a URL in a header block waits for the rest of it at most [`WINDOW`]
+//! bytes.
+//!
+//! [`Match::message`]: crate::Match::message
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use memchr::{memchr, memmem};
+
+use crate::date::{DateSource, Timestamp};
+
+/// Which header fields of a message are computed for its matches.
+///
+/// ```
+/// use urlsift::Fields;
+/// let f = Fields::DATE | Fields::SUBJECT;
+/// assert!(f.contains(Fields::DATE) && !f.contains(Fields::NEWSGROUPS));
+/// assert_eq!("date,subject".parse::<Fields>(), Ok(f));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fields(u8);
+
+impl Fields {
+    /// None: matches carry no message metadata (the default).
+    pub const NONE: Fields = Fields(0);
+    /// The `Message-ID`.
+    pub const MESSAGE_ID: Fields = Fields(1);
+    /// The date (`Date:`, `Posted:`, `NNTP-Posting-Date:`, the `From ` line).
+    pub const DATE: Fields = Fields(2);
+    /// The `Newsgroups:` list.
+    pub const NEWSGROUPS: Fields = Fields(4);
+    /// The `Subject:`, RFC 2047 encoded words decoded.
+    pub const SUBJECT: Fields = Fields(8);
+    /// All four.
+    pub const ALL: Fields = Fields(15);
+
+    /// The names [`Fields`] parses, in order.
+    pub const NAMES: [(&'static str, Fields); 4] = [
+        ("date", Fields::DATE),
+        ("newsgroups", Fields::NEWSGROUPS),
+        ("subject", Fields::SUBJECT),
+        ("message-id", Fields::MESSAGE_ID),
+    ];
+
+    /// Whether every field of `other` is in `self`.
+    pub fn contains(self, other: Fields) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no field is asked for.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl std::ops::BitOr for Fields {
+    type Output = Fields;
+    fn bitor(self, rhs: Fields) -> Fields {
+        Fields(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for Fields {
+    fn bitor_assign(&mut self, rhs: Fields) {
+        self.0 |= rhs.0;
+    }
+}
+
+/// A field name that [`Fields`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownField(pub String);
+
+impl std::fmt::Display for UnknownField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown field {:?} (known: date, newsgroups, subject, message-id)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownField {}
+
+impl std::str::FromStr for Fields {
+    type Err = UnknownField;
+
+    /// A comma-separated list of `date`, `newsgroups`, `subject`,
+    /// `message-id` (any case; empty: none).
+    fn from_str(s: &str) -> Result<Fields, UnknownField> {
+        let mut f = Fields::NONE;
+        for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let one = Fields::NAMES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .ok_or_else(|| UnknownField(name.to_string()))?;
+            f |= one.1;
+        }
+        Ok(f)
+    }
+}
+
+/// What a message's header says of it: the fields asked for
+/// ([`Fields`]), each `None` when not asked for or not found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MessageInfo {
+    message_id: Option<Box<str>>,
+    date: Option<(Timestamp, DateSource)>,
+    newsgroups: Option<Box<[Box<str>]>>,
+    subject: Option<Box<[u8]>>,
+}
+
+impl MessageInfo {
+    /// The `Message-ID`, as written (trimmed; bytes that are not UTF-8
+    /// replaced).
+    pub fn message_id(&self) -> Option<&str> {
+        self.message_id.as_deref()
+    }
+
+    /// The message's date and the field it was read from: `Date:`, else
+    /// B news `Posted:`, else `NNTP-Posting-Date:`, else the mbox `From `
+    /// line; `None` when none of them is readable.
+    pub fn date(&self) -> Option<(Timestamp, DateSource)> {
+        self.date
+    }
+
+    /// The groups of `Newsgroups:`, in order (bytes that are not UTF-8
+    /// replaced).
+    pub fn newsgroups(&self) -> Option<&[Box<str>]> {
+        self.newsgroups.as_deref()
+    }
+
+    /// The `Subject:`, unfolded and trimmed, RFC 2047 encoded words in
+    /// UTF-8, US-ASCII or ISO-8859-1 decoded to UTF-8. Bytes that cannot
+    /// be decoded stay as they are: the value is UTF-8 unless the header
+    /// held bytes that are not (an encoded word in another charset stays
+    /// as written).
+    pub fn subject(&self) -> Option<&[u8]> {
+        self.subject.as_deref()
+    }
+
+    /// [`MessageInfo::subject`] as text, bytes that are not UTF-8 replaced.
+    pub fn subject_lossy(&self) -> Option<Cow<'_, str>> {
+        self.subject().map(String::from_utf8_lossy)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.message_id.is_none()
+            && self.date.is_none()
+            && self.newsgroups.is_none()
+            && self.subject.is_none()
+    }
+}
+
+/// Most bytes kept of one field value.
+pub const VALUE_CAP: usize = 2048;
+
+/// How far into a header block a URL in it waits for the rest: one past
+/// this many bytes from the block's start takes the fields read by then;
+/// the URLs after the block take all of them.
+pub const WINDOW: u64 = 32 * 1024;
+
+/// Most bytes kept of a line while it is looked at.
+pub(crate) const LINE_CAP: usize = VALUE_CAP + 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Id,
+    Date,
+    Posted,
+    Nntp,
+    Groups,
+    Subject,
+}
+
+/// The wanted fields of one header block, read line by line.
+#[derive(Debug, Default)]
+pub(crate) struct Collector {
+    fields: Fields,
+    last: Option<Slot>,
+    id: Option<Vec<u8>>,
+    id_folding: bool,
+    date: Option<Vec<u8>>,
+    posted: Option<Vec<u8>>,
+    nntp: Option<Vec<u8>>,
+    groups: Option<Vec<u8>>,
+    subject: Option<Vec<u8>>,
+    from_line: Option<Vec<u8>>,
+    /// The buffers of the values of messages read before, for the next.
+    spare: Vec<Vec<u8>>,
+}
+
+fn trim(v: &[u8]) -> &[u8] {
+    let s = v
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(v.len());
+    let e = v
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(s, |e| e + 1);
+    &v[s..e]
+}
+
+/// At most [`VALUE_CAP`] bytes of `v`, in a spare buffer if there is one.
+fn capped(spare: &mut Vec<Vec<u8>>, v: &[u8]) -> Vec<u8> {
+    let mut b = spare.pop().unwrap_or_default();
+    b.clear();
+    b.extend_from_slice(&v[..v.len().min(VALUE_CAP)]);
+    b
+}
+
+impl Collector {
+    /// A collector of `fields`.
+    pub fn new(fields: Fields) -> Collector {
+        Collector {
+            fields,
+            ..Collector::default()
+        }
+    }
+
+    /// Starts over for the next message (the buffers are kept).
+    pub fn reset(&mut self) {
+        let spare = &mut self.spare;
+        for slot in [
+            &mut self.id,
+            &mut self.date,
+            &mut self.posted,
+            &mut self.nntp,
+            &mut self.groups,
+            &mut self.subject,
+            &mut self.from_line,
+        ] {
+            spare.extend(slot.take());
+        }
+        self.last = None;
+        self.id_folding = false;
+    }
+
+    /// The mbox `From ` line that starts the message.
+    pub fn mbox_line(&mut self, line: &[u8]) {
+        if self.fields.contains(Fields::DATE) {
+            self.from_line = Some(capped(&mut self.spare, line));
+        }
+    }
+
+    /// The next line of the header block (without its LF; at most
+    /// [`LINE_CAP`] bytes of it).
+    pub fn line(&mut self, line: &[u8]) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if matches!(line.first(), Some(b' ' | b'\t')) {
+            if self.id_folding {
+                let v = trim(line);
+                if !v.is_empty() {
+                    self.id = Some(capped(&mut self.spare, v));
+                    self.id_folding = false;
+                }
+                return;
+            }
+            let slot = match self.last {
+                Some(Slot::Date) => &mut self.date,
+                Some(Slot::Posted) => &mut self.posted,
+                Some(Slot::Nntp) => &mut self.nntp,
+                Some(Slot::Groups) => &mut self.groups,
+                Some(Slot::Subject) => &mut self.subject,
+                _ => return,
+            };
+            if let Some(v) = slot {
+                // Unfolding: the line break goes, the blank stays.
+                let room = VALUE_CAP.saturating_sub(v.len());
+                v.extend_from_slice(&line[..line.len().min(room)]);
+            }
+            return;
+        }
+        self.id_folding = false;
+        self.last = None;
+        let Some(colon) = memchr(b':', line) else {
+            return;
+        };
+        let (name, value) = (&line[..colon], &line[colon + 1..]);
+        let slot = match name.len() {
+            4 if name.eq_ignore_ascii_case(b"date") => Slot::Date,
+            6 if name.eq_ignore_ascii_case(b"posted") => Slot::Posted,
+            7 if name.eq_ignore_ascii_case(b"subject") => Slot::Subject,
+            10 if name.eq_ignore_ascii_case(b"message-id") => Slot::Id,
+            10 if name.eq_ignore_ascii_case(b"newsgroups") => Slot::Groups,
+            17 if name.eq_ignore_ascii_case(b"nntp-posting-date") => Slot::Nntp,
+            _ => return,
+        };
+        let (want, target) = match slot {
+            Slot::Id => (Fields::MESSAGE_ID, &mut self.id),
+            Slot::Date => (Fields::DATE, &mut self.date),
+            Slot::Posted => (Fields::DATE, &mut self.posted),
+            Slot::Nntp => (Fields::DATE, &mut self.nntp),
+            Slot::Groups => (Fields::NEWSGROUPS, &mut self.groups),
+            Slot::Subject => (Fields::SUBJECT, &mut self.subject),
+        };
+        // The first of each field counts.
+        if !self.fields.contains(want) || target.is_some() {
+            return;
+        }
+        if slot == Slot::Id {
+            match trim(value) {
+                [] => self.id_folding = true,
+                v => self.id = Some(capped(&mut self.spare, v)),
+            }
+            return;
+        }
+        *target = Some(capped(&mut self.spare, value));
+        self.last = Some(slot);
+    }
+
+    /// What was read, `None` when nothing.
+    pub fn info(&self) -> Option<Arc<MessageInfo>> {
+        let date = || {
+            let header = |v: &Option<Vec<u8>>, s| {
+                v.as_deref()
+                    .and_then(Timestamp::parse_header)
+                    .map(|t| (t, s))
+            };
+            header(&self.date, DateSource::Date)
+                .or_else(|| header(&self.posted, DateSource::Posted))
+                .or_else(|| header(&self.nntp, DateSource::NntpPostingDate))
+                .or_else(|| {
+                    let t = Timestamp::parse_from_line(self.from_line.as_deref()?)?;
+                    Some((t, DateSource::FromLine))
+                })
+        };
+        let info = MessageInfo {
+            message_id: self
+                .id
+                .as_deref()
+                .map(|v| String::from_utf8_lossy(v).into()),
+            date: date(),
+            newsgroups: self.groups.as_deref().map(|v| {
+                v.split(|&b| b == b',')
+                    .map(trim)
+                    .filter(|g| !g.is_empty())
+                    .map(|g| String::from_utf8_lossy(g).into())
+                    .collect()
+            }),
+            subject: self
+                .subject
+                .as_deref()
+                .map(|v| decode_words(trim(v)).into()),
+        };
+        (!info.is_empty()).then(|| Arc::new(info))
+    }
+}
+
+/// A header value with its RFC 2047 encoded words (`=?charset?Q?...?=`,
+/// `=?charset?B?...?=`) decoded to UTF-8, the blanks between two adjacent
+/// ones dropped. A word in a charset other than UTF-8, US-ASCII and
+/// ISO-8859-1 (or malformed) stays as written; UTF-8 that is not valid
+/// stays as its bytes.
+///
+/// ```
+/// let s = urlsift::decode_words(b"=?ISO-8859-1?Q?Andr=E9?= =?UTF-8?B?w6k=?= x");
+/// assert_eq!(String::from_utf8(s).unwrap(), "Andréé x");
+/// ```
+pub fn decode_words(v: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len());
+    let mut i = 0;
+    // Where the blanks after the last decoded word start in `out`.
+    let mut after_word: Option<usize> = None;
+    while i < v.len() {
+        if v[i] == b'=' && v.get(i + 1) == Some(&b'?') {
+            if let Some((decoded, len)) = encoded_word(&v[i..]) {
+                if let Some(k) = after_word {
+                    if out[k..].iter().all(|b| matches!(b, b' ' | b'\t')) {
+                        out.truncate(k);
+                    }
+                }
+                out.extend_from_slice(&decoded);
+                i += len;
+                after_word = Some(out.len());
+                continue;
+            }
+        }
+        if !matches!(v[i], b' ' | b'\t') {
+            after_word = None;
+        }
+        out.push(v[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The encoded word at the start of `v`, decoded, and its length.
+fn encoded_word(v: &[u8]) -> Option<(Vec<u8>, usize)> {
+    // `=?charset?E?text?=`, no blanks inside, at most 75 bytes.
+    let body = &v[2..v.len().min(75)];
+    let q1 = memchr(b'?', body)?;
+    let charset = &body[..q1];
+    let enc = *body.get(q1 + 1)?;
+    if body.get(q1 + 2) != Some(&b'?') {
+        return None;
+    }
+    let text_start = q1 + 3;
+    let end = memmem::find(&body[text_start..], b"?=")? + text_start;
+    let text = &body[text_start..end];
+    if text.iter().any(|b| b.is_ascii_whitespace()) {
+        return None;
+    }
+    // A language tag (RFC 2231) is not part of the charset's name.
+    let charset = charset.split(|&b| b == b'*').next().unwrap_or_default();
+    let bytes = match enc {
+        b'Q' | b'q' => q_decode(text)?,
+        b'B' | b'b' => b_decode(text)?,
+        _ => return None,
+    };
+    let decoded = if charset.eq_ignore_ascii_case(b"utf-8")
+        || charset.eq_ignore_ascii_case(b"us-ascii")
+    {
+        bytes
+    } else if charset.eq_ignore_ascii_case(b"iso-8859-1") || charset.eq_ignore_ascii_case(b"latin1")
+    {
+        bytes
+            .iter()
+            .map(|&b| char::from(b))
+            .collect::<String>()
+            .into_bytes()
+    } else {
+        return None;
+    };
+    Some((decoded, end + 4))
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+fn q_decode(text: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'_' => out.push(b' '),
+            b'=' => {
+                let h = hex(*text.get(i + 1)?)?;
+                let l = hex(*text.get(i + 2)?)?;
+                out.push(h << 4 | l);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+fn b_decode(text: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for &b in text {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => break,
+            _ => return None,
+        };
+        acc = acc << 6 | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
