@@ -8,9 +8,9 @@
 //! whether it may be null, and how a record gives its value. A field is
 //! added there (and nowhere else): the Python side builds the schema and
 //! the arrays from what [`COLUMNS`] says. A field of a layout not here yet
-//! (a `timestamp`: microseconds as `Int`'s buffers; an `array<string>`:
-//! list offsets over `Strings`) adds a [`Kind`], its [`Built`] buffers and
-//! its few lines in `urlsift/arrow.py`, once for every such field.
+//! (a `timestamp`: microseconds as `Int`'s buffers) adds a [`Kind`], its
+//! [`Built`] buffers, its JSON form in [`json_line`] and its few lines in
+//! `urlsift/arrow.py`, once for every such field.
 
 use crate::record::{self, Record};
 
