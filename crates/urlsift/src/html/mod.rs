@@ -513,6 +513,25 @@ impl Part {
         }
     }
 
+    /// Starts another part (in `place`), keeping this one's buffers.
+    pub fn renew(&mut self, cfg: &Scanner, place: Place) {
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut map = std::mem::take(&mut self.map);
+        let mut value = std::mem::take(&mut self.value);
+        buf.clear();
+        map.clear();
+        value.clear();
+        *self = Part::new(cfg, place);
+        self.buf = buf;
+        self.map = map;
+        self.value = value;
+    }
+
+    /// Bytes its buffers hold.
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity() + self.map.capacity() + self.value.capacity()
+    }
+
     /// The lines taken minus the lines written so far (added to the
     /// reader's difference when the part ends).
     pub fn line_difference(&self) -> i64 {
