@@ -658,6 +658,11 @@ impl Part {
     /// Whether text ending in `bytes` leaves a line break since its last
     /// byte that is no blank.
     fn after_text(&mut self, bytes: &[u8]) {
+        self.after_text_nl(bytes, memrchr(b'\n', bytes));
+    }
+
+    /// [`Part::after_text`] given the last line feed of `bytes`.
+    fn after_text_nl(&mut self, bytes: &[u8], last_nl: Option<usize>) {
         let t = bytes
             .iter()
             .rposition(|&b| !blank(b) && b != b'\n')
@@ -665,8 +670,9 @@ impl Part {
         if t == bytes.len() {
             self.nl = false;
         } else if t > 0 {
-            self.nl = memchr(b'\n', &bytes[t..]).is_some();
-        } else if memchr(b'\n', bytes).is_some() {
+            // Only blanks and line feeds after `t`.
+            self.nl = last_nl.is_some_and(|k| k >= t);
+        } else if last_nl.is_some() {
             self.nl = true;
         }
     }
@@ -694,8 +700,9 @@ impl Part {
             place,
         );
         out.dec.extend_from_slice(bytes);
-        self.after_text(bytes);
-        if let Some(k) = memrchr(b'\n', bytes) {
+        let last_nl = memrchr(b'\n', bytes);
+        self.after_text_nl(bytes, last_nl);
+        if let Some(k) = last_nl {
             self.ls = ia + k as u64 + 1;
         }
     }
