@@ -110,6 +110,16 @@ fn ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ')
 }
 
+/// The last line feed of `b`: most text between tags, and most tags, are
+/// a few bytes, where a loop beats the call of a vector search.
+fn last_lf(b: &[u8]) -> Option<usize> {
+    if b.len() <= 16 {
+        b.iter().rposition(|&c| c == b'\n')
+    } else {
+        memrchr(b'\n', b)
+    }
+}
+
 /// Blanks that leave a pending line end pending (rule 21).
 fn blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
@@ -615,7 +625,7 @@ impl Part {
         let a = (self.counted - self.base) as usize;
         let bytes = &buf[a..p];
         self.counted = to;
-        if let Some(k) = memrchr(b'\n', bytes) {
+        if let Some(k) = last_lf(bytes) {
             self.hdelta += 1 + bytecount::count(&bytes[..k], b'\n') as i64;
             self.ls = self.base + (a + k + 1) as u64;
         }
@@ -658,7 +668,7 @@ impl Part {
     /// Whether text ending in `bytes` leaves a line break since its last
     /// byte that is no blank.
     fn after_text(&mut self, bytes: &[u8]) {
-        self.after_text_nl(bytes, memrchr(b'\n', bytes));
+        self.after_text_nl(bytes, last_lf(bytes));
     }
 
     /// [`Part::after_text`] given the last line feed of `bytes`.
@@ -700,7 +710,7 @@ impl Part {
             place,
         );
         out.dec.extend_from_slice(bytes);
-        let last_nl = memrchr(b'\n', bytes);
+        let last_nl = last_lf(bytes);
         self.after_text_nl(bytes, last_nl);
         if let Some(k) = last_nl {
             self.ls = ia + k as u64 + 1;
