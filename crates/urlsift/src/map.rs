@@ -448,8 +448,11 @@ impl Map {
             let y = self.runs.get(i + 1).map_or(b, |n| n.d.min(b));
             // Line feeds since the last piece (each byte looked at once).
             let from = (prev - a) as usize;
-            if let Some(k) = memchr::memrchr(b'\n', &bytes[from..(x - a) as usize]) {
-                ls = ls.max(a + (from + k) as u64 + 1);
+            let to = (x - a) as usize;
+            if to > from {
+                if let Some(k) = memchr::memrchr(b'\n', &bytes[from..to]) {
+                    ls = ls.max(a + (from + k) as u64 + 1);
+                }
             }
             prev = x;
             let od = d + (x - a);

@@ -36,7 +36,7 @@ mod entities;
 
 use std::collections::VecDeque;
 
-use memchr::{memchr, memchr2, memrchr};
+use memchr::{memchr, memchr2, memchr3, memrchr};
 
 use crate::map::{Kind, Map, Out, Place, Run};
 use crate::matches::{Match, Rejection, Span, Unclosed};
@@ -110,6 +110,16 @@ fn ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ')
 }
 
+/// The last line feed of `b`: most text between tags, and most tags, are
+/// a few bytes, where a loop beats the call of a vector search.
+fn last_lf(b: &[u8]) -> Option<usize> {
+    if b.len() <= 16 {
+        b.iter().rposition(|&c| c == b'\n')
+    } else {
+        memrchr(b'\n', b)
+    }
+}
+
 /// Blanks that leave a pending line end pending (rule 21).
 fn blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0c)
@@ -169,13 +179,12 @@ impl At {
     }
 }
 
-/// The `href` value being read.
+/// The `href` value being read (its bytes are [`Part::value`]).
 #[derive(Debug)]
 struct Value {
     /// Inner offset of its first byte.
     start: u64,
     at: At,
-    bytes: Vec<u8>,
     /// Longer than the candidate bound: only its start is kept.
     long: bool,
 }
@@ -186,6 +195,8 @@ struct Tag {
     end: bool,
     name: [u8; NAME],
     len: usize,
+    /// What the name means, once it is read.
+    class: Class,
     lt: At,
     /// The attribute name being read (only `href` matters).
     attr: [u8; 4],
@@ -261,6 +272,15 @@ fn numeric(v: u32) -> char {
 
 /// The text of a named reference (`name` with its `;` if it has one).
 fn entity(name: &[u8]) -> Option<&'static str> {
+    // The references mail writes most, before a search of 2,231 names.
+    match name {
+        b"nbsp;" => return Some("\u{a0}"),
+        b"amp;" => return Some("&"),
+        b"lt;" => return Some("<"),
+        b"gt;" => return Some(">"),
+        b"quot;" => return Some("\""),
+        _ => {}
+    }
     entities::ENTITIES
         .binary_search_by(|(n, _)| (*n).cmp(name))
         .ok()
@@ -377,27 +397,48 @@ fn decode_attr(v: &[u8]) -> Vec<u8> {
 /// reported (empty, relative, or one of the six schemes), else the value
 /// as a candidate.
 fn href_candidate(raw: &[u8]) -> Option<Vec<u8>> {
-    let v = decode_attr(raw);
+    // Most values have no reference and no line break: they are read in
+    // place, and copied once they are known to be candidates.
+    let decoded;
+    let v = if memchr(b'&', raw).is_some() {
+        decoded = decode_attr(raw);
+        &decoded[..]
+    } else {
+        raw
+    };
     let a = v.iter().position(|&b| !ws(b))?;
     let b = v.iter().rposition(|&b| !ws(b)).map_or(a, |k| k + 1);
-    let v: Vec<u8> = v[a..b]
-        .iter()
-        .copied()
-        .filter(|&c| !matches!(c, b'\t' | b'\n' | b'\r'))
-        .collect();
-    let first = *v.first()?;
+    let v = &v[a..b];
+    if memchr3(b'\t', b'\n', b'\r', v).is_some() {
+        let v: Vec<u8> = v
+            .iter()
+            .copied()
+            .filter(|&c| !matches!(c, b'\t' | b'\n' | b'\r'))
+            .collect();
+        return is_candidate(&v).then_some(v);
+    }
+    is_candidate(v).then(|| v.to_vec())
+}
+
+/// Whether an `href` value (references decoded, blanks around and line
+/// breaks inside removed) is reported: it has a scheme, and not one of
+/// the six.
+fn is_candidate(v: &[u8]) -> bool {
+    let Some(&first) = v.first() else {
+        return false;
+    };
     if !first.is_ascii_alphabetic() {
-        return None;
+        return false;
     }
     let s = v
         .iter()
         .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
         .count();
     if v.get(s) != Some(&b':') {
-        return None;
+        return false;
     }
     let scheme = &v[..s];
-    if [
+    ![
         &b"javascript"[..],
         b"data",
         b"cid",
@@ -407,10 +448,6 @@ fn href_candidate(raw: &[u8]) -> Option<Vec<u8>> {
     ]
     .iter()
     .any(|n| scheme.eq_ignore_ascii_case(n))
-    {
-        return None;
-    }
-    Some(v)
 }
 
 /// One HTML part being read: its decoded bytes (from the transfer
@@ -443,6 +480,12 @@ pub(crate) struct Part {
     pend: Option<At>,
     /// An `a` element whose href was reported is open.
     anchor: bool,
+    /// Inner offset up to which line feeds are counted: the markup bytes
+    /// after it are counted when a place or text needs them (one count
+    /// per stretch of markup, not one per token).
+    counted: u64,
+    /// The bytes of the `href` value being read (one buffer for all).
+    value: Vec<u8>,
 }
 
 impl Part {
@@ -458,6 +501,7 @@ impl Part {
                 end: false,
                 name: [0; NAME],
                 len: 0,
+                class: Class::Other,
                 lt: At::default(),
                 attr: [0; 4],
                 attr_len: 0,
@@ -474,7 +518,28 @@ impl Part {
             nl: true,
             pend: None,
             anchor: false,
+            counted: 0,
+            value: Vec::new(),
         }
+    }
+
+    /// Starts another part (in `place`), keeping this one's buffers.
+    pub fn renew(&mut self, cfg: &Scanner, place: Place) {
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut map = std::mem::take(&mut self.map);
+        let mut value = std::mem::take(&mut self.value);
+        buf.clear();
+        map.clear();
+        value.clear();
+        *self = Part::new(cfg, place);
+        self.buf = buf;
+        self.map = map;
+        self.value = value;
+    }
+
+    /// Bytes its buffers hold.
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity() + self.map.capacity() + self.value.capacity()
     }
 
     /// The lines taken minus the lines written so far (added to the
@@ -512,6 +577,7 @@ impl Part {
                 }
             }
         }
+        self.count(&buf, i);
         if eof {
             self.close_anchor(found, out.d());
         }
@@ -547,16 +613,20 @@ impl Part {
         }
     }
 
-    /// Bytes `buf[a..b]` are markup: not text.
-    fn drop(&mut self, buf: &[u8], a: usize, b: usize) {
-        if a >= b {
+    /// The bytes from `self.counted` to `buf[p]` are markup, not text
+    /// (every byte the reader takes is text, written by [`Part::text`],
+    /// or markup, or a reference's name or digits, which hold no line
+    /// feed): their line feeds are lines taken and not written.
+    fn count(&mut self, buf: &[u8], p: usize) {
+        let to = self.base + p as u64;
+        if to <= self.counted {
             return;
         }
-        let bytes = &buf[a..b];
-        let nl = bytecount::count(bytes, b'\n');
-        if nl > 0 {
-            self.hdelta += nl as i64;
-            let k = memrchr(b'\n', bytes).expect("a line feed");
+        let a = (self.counted - self.base) as usize;
+        let bytes = &buf[a..p];
+        self.counted = to;
+        if let Some(k) = last_lf(bytes) {
+            self.hdelta += 1 + bytecount::count(&bytes[..k], b'\n') as i64;
             self.ls = self.base + (a + k + 1) as u64;
         }
     }
@@ -598,6 +668,11 @@ impl Part {
     /// Whether text ending in `bytes` leaves a line break since its last
     /// byte that is no blank.
     fn after_text(&mut self, bytes: &[u8]) {
+        self.after_text_nl(bytes, last_lf(bytes));
+    }
+
+    /// [`Part::after_text`] given the last line feed of `bytes`.
+    fn after_text_nl(&mut self, bytes: &[u8], last_nl: Option<usize>) {
         let t = bytes
             .iter()
             .rposition(|&b| !blank(b) && b != b'\n')
@@ -605,8 +680,9 @@ impl Part {
         if t == bytes.len() {
             self.nl = false;
         } else if t > 0 {
-            self.nl = memchr(b'\n', &bytes[t..]).is_some();
-        } else if memchr(b'\n', bytes).is_some() {
+            // Only blanks and line feeds after `t`.
+            self.nl = last_nl.is_some_and(|k| k >= t);
+        } else if last_nl.is_some() {
             self.nl = true;
         }
     }
@@ -616,6 +692,8 @@ impl Part {
         if a >= b {
             return;
         }
+        self.count(buf, a);
+        self.counted = self.base + b as u64;
         let bytes = &buf[a..b];
         if !self.before_text(bytes, out) {
             return;
@@ -632,8 +710,9 @@ impl Part {
             place,
         );
         out.dec.extend_from_slice(bytes);
-        self.after_text(bytes);
-        if let Some(k) = memrchr(b'\n', bytes) {
+        let last_nl = last_lf(bytes);
+        self.after_text_nl(bytes, last_nl);
+        if let Some(k) = last_nl {
             self.ls = ia + k as u64 + 1;
         }
     }
@@ -681,6 +760,7 @@ impl Part {
         let n = buf.len();
         if i >= n {
             if eof {
+                self.count(buf, n);
                 match self.state {
                     // A '<' or '</' at the end of the part is text.
                     State::TagOpen => self.text_lit(b"<", out, place),
@@ -706,9 +786,9 @@ impl Part {
                     self.text(buf, i, i + k, out, place);
                     let p = i + k;
                     if buf[p] == b'<' {
+                        self.count(buf, p);
                         self.tag.lt = self.at(self.base + p as u64);
                         self.state = State::TagOpen;
-                        self.drop(buf, p, p + 1);
                         Ok(p + 1)
                     } else {
                         self.reference_at(buf, p, eof, out, place)
@@ -723,7 +803,6 @@ impl Part {
                     Ok(i)
                 } else if c == b'/' {
                     self.state = State::EndTagOpen;
-                    self.drop(buf, i, i + 1);
                     Ok(i + 1)
                 } else if c == b'!' {
                     self.state = State::MarkupOpen;
@@ -733,6 +812,7 @@ impl Part {
                     Ok(i)
                 } else {
                     self.state = State::Data;
+                    self.count(buf, i);
                     self.text_lit(b"<", out, place);
                     Ok(i)
                 }
@@ -762,8 +842,8 @@ impl Part {
                     }
                     self.tag.len = self.tag.len.saturating_add(1);
                 }
-                self.drop(buf, i, i + k);
                 if i + k < n {
+                    self.tag.class = class(self.tag.name());
                     self.state = State::BeforeAttr;
                 }
                 Ok(i + k)
@@ -773,20 +853,15 @@ impl Part {
                     .iter()
                     .position(|&c| !ws(c) && c != b'/')
                     .unwrap_or(n - i);
-                self.drop(buf, i, i + k);
                 let p = i + k;
                 match buf.get(p) {
                     None => Ok(p),
-                    Some(b'>') => {
-                        self.drop(buf, p, p + 1);
-                        self.tag_end(p + 1, out, place, found)
-                    }
+                    Some(b'>') => self.tag_end(p + 1, out, place, found),
                     Some(&c) => {
                         self.tag.attr_len = 0;
                         self.state = State::AttrName;
                         if c == b'=' {
                             self.attr_byte(c);
-                            self.drop(buf, p, p + 1);
                             return Ok(p + 1);
                         }
                         Ok(p)
@@ -801,7 +876,6 @@ impl Part {
                 for &c in &buf[i..i + k] {
                     self.attr_byte(c);
                 }
-                self.drop(buf, i, i + k);
                 if i + k < n {
                     self.state = State::AfterAttrName;
                 }
@@ -809,12 +883,10 @@ impl Part {
             }
             State::AfterAttrName => {
                 let k = buf[i..].iter().position(|&c| !ws(c)).unwrap_or(n - i);
-                self.drop(buf, i, i + k);
                 let p = i + k;
                 match buf.get(p) {
                     None => Ok(p),
                     Some(b'=') => {
-                        self.drop(buf, p, p + 1);
                         self.state = State::BeforeValue;
                         Ok(p + 1)
                     }
@@ -827,7 +899,6 @@ impl Part {
             }
             State::BeforeValue => {
                 let k = buf[i..].iter().position(|&c| !ws(c)).unwrap_or(n - i);
-                self.drop(buf, i, i + k);
                 let p = i + k;
                 match buf.get(p) {
                     None => Ok(p),
@@ -835,20 +906,19 @@ impl Part {
                     // must have come (the quote's would be the wrong one).
                     Some(&q) if (q == b'"' || q == b'\'') && p + 1 == n && !eof => Err(p),
                     Some(&q) if q == b'"' || q == b'\'' => {
-                        self.drop(buf, p, p + 1);
-                        self.value_start(p + 1);
+                        self.value_start(buf, p + 1);
                         self.state = State::Value(q);
                         Ok(p + 1)
                     }
                     Some(b'>') => {
                         // '=' then '>': an empty value.
-                        self.value_start(p);
+                        self.value_start(buf, p);
                         self.attr_done();
                         self.state = State::BeforeAttr;
                         Ok(p)
                     }
                     Some(_) => {
-                        self.value_start(p);
+                        self.value_start(buf, p);
                         self.state = State::Value(0);
                         Ok(p)
                     }
@@ -862,12 +932,10 @@ impl Part {
                 };
                 let e = k.map_or(n, |k| i + k);
                 self.value_bytes(&buf[i..e]);
-                self.drop(buf, i, e);
                 if k.is_some() {
                     self.attr_done();
                     self.state = State::BeforeAttr;
                     if q != 0 {
-                        self.drop(buf, e, e + 1);
                         return Ok(e + 1);
                     }
                 }
@@ -878,7 +946,6 @@ impl Part {
                     match buf.get(i + 1) {
                         None if !eof => return Err(i),
                         Some(b'-') => {
-                            self.drop(buf, i, i + 2);
                             self.state = State::CommentStart;
                             return Ok(i + 2);
                         }
@@ -890,13 +957,11 @@ impl Part {
             }
             State::CommentStart => match (buf[i], buf.get(i + 1)) {
                 (b'>', _) => {
-                    self.drop(buf, i, i + 1);
                     self.state = State::Data;
                     Ok(i + 1)
                 }
                 (b'-', None) if !eof => Err(i),
                 (b'-', Some(b'>')) => {
-                    self.drop(buf, i, i + 2);
                     self.state = State::Data;
                     Ok(i + 2)
                 }
@@ -913,7 +978,6 @@ impl Part {
                     let ends = (q >= lo + 2 && &buf[q - 2..q] == b"--")
                         || (q >= lo + 3 && &buf[q - 3..q] == b"--!");
                     if ends {
-                        self.drop(buf, i, q + 1);
                         self.state = State::Data;
                         return Ok(q + 1);
                     }
@@ -921,7 +985,6 @@ impl Part {
                 }
                 // The last bytes may start the end: kept for the next look.
                 let e = if eof { n } else { n.saturating_sub(3).max(i) };
-                self.drop(buf, i, e);
                 if e == i {
                     return Err(i);
                 }
@@ -929,14 +992,10 @@ impl Part {
             }
             State::Bogus => match memchr(b'>', &buf[i..]) {
                 Some(k) => {
-                    self.drop(buf, i, i + k + 1);
                     self.state = State::Data;
                     Ok(i + k + 1)
                 }
-                None => {
-                    self.drop(buf, i, n);
-                    Ok(n)
-                }
+                None => Ok(n),
             },
             State::Text(kind) => self.element_text(kind, buf, i, eof, out, place),
             State::Plaintext => {
@@ -1010,11 +1069,13 @@ impl Part {
                 Ok(p + 1)
             }
             Ref::Named(v, len) => {
+                self.count(buf, p);
                 self.amp = self.at(self.base + p as u64);
                 self.reference_text(v, self.base + (p + len) as u64, out, place);
                 Ok(p + len)
             }
             Ref::Number { hex, digits } => {
+                self.count(buf, p);
                 self.amp = self.at(self.base + p as u64);
                 self.resume = self.state;
                 self.state = State::Number { hex, value: 0 };
@@ -1028,6 +1089,7 @@ impl Part {
         let t = &mut self.tag;
         t.end = end;
         t.len = 0;
+        t.class = Class::Other;
         t.attr_len = 0;
         t.href_seen = false;
         t.href = None;
@@ -1052,21 +1114,20 @@ impl Part {
     }
 
     /// An attribute value starts at `buf[p]`.
-    fn value_start(&mut self, p: usize) {
+    fn value_start(&mut self, buf: &[u8], p: usize) {
         let t = &self.tag;
-        let wanted = !t.end
-            && !t.href_seen
-            && t.is_href()
-            && matches!(class(t.name()), Class::A | Class::Area);
+        let wanted =
+            !t.end && !t.href_seen && t.is_href() && matches!(t.class, Class::A | Class::Area);
         if !wanted {
             return;
         }
         let start = self.base + p as u64;
+        self.count(buf, p);
         let at = self.at(start);
+        self.value.clear();
         self.tag.href = Some(Value {
             start,
             at,
-            bytes: Vec::new(),
             long: false,
         });
         self.tag.in_href = true;
@@ -1078,11 +1139,12 @@ impl Part {
         }
         let max = self.max_bytes;
         if let Some(v) = &mut self.tag.href {
-            let room = max.saturating_sub(v.bytes.len());
+            let room = max.saturating_sub(self.value.len());
             if bytes.len() > room {
                 v.long = true;
             }
-            v.bytes.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            self.value
+                .extend_from_slice(&bytes[..bytes.len().min(room)]);
         }
     }
 
@@ -1095,7 +1157,7 @@ impl Part {
         found: &mut Found,
     ) -> Result<usize, usize> {
         self.state = State::Data;
-        let c = class(self.tag.name());
+        let c = self.tag.class;
         if c == Class::LineEnd {
             self.line_end();
         }
@@ -1137,7 +1199,7 @@ impl Part {
     /// queued as a match when it is a URL (or a rejected candidate, when
     /// asked for); returns the URL when it is one.
     fn href(&mut self, v: Value, place: &Place, d: u64, found: &mut Found) -> Option<Vec<u8>> {
-        let url = href_candidate(&v.bytes)?;
+        let url = href_candidate(&self.value)?;
         let rejection = if v.long {
             Some(Rejection::Unclosed(Unclosed::HrefTooLong))
         } else {
@@ -1146,9 +1208,9 @@ impl Part {
         if rejection.is_some() && !self.rejected {
             return None;
         }
-        let end_inner = v.start + v.bytes.len() as u64;
+        let end_inner = v.start + self.value.len() as u64;
         let mut spans = Vec::new();
-        let end = if v.long || v.bytes.is_empty() {
+        let end = if v.long || self.value.is_empty() {
             spans.push(Span {
                 start: v.at.r,
                 end: v.at.r,
@@ -1198,9 +1260,8 @@ impl Part {
             memchr(b'<', &buf[i..])
         };
         let p = k.map_or(n, |k| i + k);
-        match kind {
-            Class::Unread => self.drop(buf, i, p),
-            _ => self.text(buf, i, p, out, place),
+        if kind != Class::Unread {
+            self.text(buf, i, p, out, place);
         }
         if p == n {
             return Ok(n);
@@ -1224,9 +1285,8 @@ impl Part {
             self.state = State::Data;
             return Ok(p);
         }
-        match kind {
-            Class::Unread => self.drop(buf, p, p + 1),
-            _ => self.text(buf, p, p + 1, out, place),
+        if kind != Class::Unread {
+            self.text(buf, p, p + 1, out, place);
         }
         Ok(p + 1)
     }
@@ -1261,6 +1321,10 @@ mod tests {
             Some("\u{2233}")
         );
         assert_eq!(entity(b"nosuch;"), None);
+        // The names looked up first are those of the table.
+        for (name, text) in t.iter() {
+            assert_eq!(entity(name), Some(*text));
+        }
     }
 
     #[test]

@@ -181,6 +181,9 @@ pub(crate) struct Reader {
     /// The HTML part being read (rules 18 to 22): the decoders write its
     /// bytes to it, and it writes the text.
     html: Option<Box<html::Part>>,
+    /// The last HTML part read, its buffers kept for the next (a mailbox
+    /// has thousands: no buffer grows from nothing for each).
+    spare: Option<Box<html::Part>>,
     /// A step of an HTML part is running: the end of its text waits.
     in_html: bool,
     /// The HTML part ended at this raw offset, with this line difference.
@@ -201,6 +204,7 @@ impl Reader {
         Reader {
             cfg,
             html: None,
+            spare: None,
             in_html: false,
             html_end: None,
             found: Found::default(),
@@ -256,6 +260,7 @@ impl Reader {
             self.end_text(&mut side, None);
             part.pump(out, &mut self.found, true);
             self.delta += part.line_difference();
+            self.keep(part);
             return;
         }
         self.end_text(out, None);
@@ -291,6 +296,7 @@ impl Reader {
                 let hdelta = part.line_difference();
                 self.delta += hdelta;
                 self.separate(out, at, delta + hdelta);
+                self.keep(part);
             }
             None => self.html = Some(part),
         }
@@ -656,7 +662,22 @@ impl Reader {
             message: self.forwarded.clone(),
         };
         if is_html {
-            self.html = Some(Box::new(html::Part::new(&self.cfg, self.place.clone())));
+            let place = self.place.clone();
+            self.html = Some(match self.spare.take() {
+                Some(mut part) => {
+                    part.renew(&self.cfg, place);
+                    part
+                }
+                None => Box::new(html::Part::new(&self.cfg, place)),
+            });
+        }
+    }
+
+    /// Keeps an HTML part read to its end for the next one, unless its
+    /// buffers grew large.
+    fn keep(&mut self, part: Box<html::Part>) {
+        if part.capacity() <= BUFFERS_KEPT {
+            self.spare = Some(part);
         }
     }
 
@@ -1276,6 +1297,8 @@ struct Buffers {
     raw: Vec<u8>,
     dec: Vec<u8>,
     map: Map,
+    /// The HTML reader's (see [`Reader::keep`]).
+    html: Option<Box<html::Part>>,
 }
 
 thread_local! {
@@ -1291,6 +1314,7 @@ impl Drop for MimeScan {
             raw: std::mem::take(&mut self.raw),
             dec: std::mem::take(&mut self.dec),
             map: std::mem::take(&mut self.map),
+            html: self.reader.spare.take(),
         };
         b.raw.clear();
         b.dec.clear();
@@ -1314,6 +1338,8 @@ impl MimeScan {
             .ok()
             .flatten()
             .unwrap_or_default();
+        let mut reader = Reader::with(scanner);
+        reader.spare = b.html;
         MimeScan {
             reader,
             engine: Engine::new(scanner),
