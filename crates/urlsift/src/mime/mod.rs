@@ -1331,14 +1331,13 @@ impl Drop for MimeScan {
 
 impl MimeScan {
     pub fn new(scanner: Scanner, min_read: usize) -> MimeScan {
-        let mut reader = Reader::with(scanner);
-        reader.fields = scanner.get_fields() | Fields::MESSAGE_ID;
         let b = BUFFERS
             .try_with(|c| c.take())
             .ok()
             .flatten()
             .unwrap_or_default();
         let mut reader = Reader::with(scanner);
+        reader.fields = scanner.get_fields() | Fields::MESSAGE_ID;
         reader.spare = b.html;
         MimeScan {
             reader,
