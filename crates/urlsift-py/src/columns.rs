@@ -8,9 +8,8 @@
 //! whether it may be null, and how a record gives its value. A field is
 //! added there (and nowhere else): the Python side builds the schema and
 //! the arrays from what [`COLUMNS`] says. A field of a layout not here yet
-//! (a `timestamp`: microseconds as `Int`'s buffers) adds a [`Kind`], its
-//! [`Built`] buffers, its JSON form in [`json_line`] and its few lines in
-//! `urlsift/arrow.py`, once for every such field.
+//! adds a [`Kind`], its [`Built`] buffers, its JSON form in [`json_line`]
+//! and its few lines in `urlsift/arrow.py`, once for every such field.
 
 use crate::record::{self, Record};
 
@@ -28,6 +27,8 @@ pub enum Value<'a> {
     Warnings(Vec<record::WarningRecord>),
     /// A list of strings, `None` for null.
     StrList(Option<Vec<&'a str>>),
+    /// An instant, `None` for null: a Spark `timestamp`, RFC 3339 in JSON.
+    Time(Option<urlsift::Timestamp>),
 }
 
 /// The Arrow layout of a field: how Python wraps its buffers.
@@ -45,6 +46,9 @@ pub enum Kind {
     Warnings,
     /// `list<string>`: validity, list offsets, the strings.
     StrList,
+    /// `timestamp[us, UTC]`: validity, microseconds since the epoch (the
+    /// buffers of `Int`).
+    Time,
 }
 
 impl Kind {
@@ -57,6 +61,7 @@ impl Kind {
             Kind::Spans => "spans",
             Kind::Warnings => "warnings",
             Kind::StrList => "strlist",
+            Kind::Time => "timestamp",
         }
     }
 }
@@ -208,17 +213,10 @@ pub const COLUMNS: &[Column] = &[
     },
     Column {
         name: "date",
-        spark: "string",
+        spark: "timestamp",
         nullable: true,
-        kind: Kind::Str,
-        get: |r| {
-            owned(
-                r.get()
-                    .message()
-                    .and_then(|i| i.date())
-                    .map(|(t, _)| t.to_string()),
-            )
-        },
+        kind: Kind::Time,
+        get: |r| Value::Time(r.get().message().and_then(|i| i.date()).map(|(t, _)| t)),
     },
     Column {
         name: "date_source",
@@ -332,7 +330,7 @@ impl Built {
     fn new(kind: Kind) -> Built {
         match kind {
             Kind::Str => Built::Str(Strings::default()),
-            Kind::Int => Built::Int(Bits::default(), Vec::new()),
+            Kind::Int | Kind::Time => Built::Int(Bits::default(), Vec::new()),
             Kind::Bool => Built::Bool(Bits::default(), Bits::default()),
             Kind::Spans => Built::Spans(vec![0], Vec::new()),
             Kind::StrList => Built::StrList(Bits::default(), vec![0], Strings::default()),
@@ -348,6 +346,11 @@ impl Built {
             (Built::Int(valid, values), Value::Int(n)) => {
                 valid.push(true);
                 values.push(n as i64);
+            }
+            (Built::Int(valid, values), Value::Time(t)) => {
+                valid.push(t.is_some());
+                let us = t.map_or(0, |t| t.unix_seconds().saturating_mul(1_000_000));
+                values.push(us);
             }
             (Built::Bool(valid, bits), Value::Bool(b)) => {
                 valid.push(true);
@@ -465,6 +468,8 @@ pub fn json_line(r: &Record, out: &mut Vec<u8>) {
                 let _ = write!(out, "{n}");
             }
             Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+            Value::Time(None) => out.extend_from_slice(b"null"),
+            Value::Time(Some(t)) => json_str(out, &t.to_string()),
             Value::Spans(spans) => {
                 out.push(b'[');
                 for (i, [a, b]) in spans.iter().enumerate() {

@@ -43,8 +43,15 @@ create_exception!(
 pub(crate) const BATCH: usize = 1024;
 
 /// The scanner for the keyword options.
-fn scanner(naked: bool, raw: bool, strict: bool) -> PyResult<Scanner> {
-    Ok(Options { naked, raw, strict }.scanner())
+fn scanner(naked: bool, raw: bool, strict: bool, html: &str) -> PyResult<Scanner> {
+    let html = options::html_mode(html).map_err(PyValueError::new_err)?;
+    Ok(Options {
+        naked,
+        raw,
+        strict,
+        html,
+    }
+    .scanner())
 }
 
 /// A read or open error as Python's `OSError` (its subclass for the errno),
@@ -297,18 +304,21 @@ impl PyMatch {
 
 /// Finds the URLs in `data` (`bytes`, `bytearray` or `str`) the way the
 /// command does: a list of `Match`. Offsets and columns count bytes (the
-/// UTF-8 bytes of a `str`). `strict` validates exactly by the grammar;
-/// `naked` and `raw` need library options not in this build yet.
+/// UTF-8 bytes of a `str`). `strict` validates exactly by the grammar,
+/// `naked` also takes URLs without brackets, `raw` reads every byte as
+/// text (no MIME), `html` says which HTML parts are read (`"fallback"`,
+/// `"always"`, `"never"`).
 #[pyfunction]
-#[pyo3(signature = (data, *, naked=false, raw=false, strict=false))]
+#[pyo3(signature = (data, *, naked=false, raw=false, strict=false, html="fallback"))]
 fn extract(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     naked: bool,
     raw: bool,
     strict: bool,
+    html: &str,
 ) -> PyResult<Vec<PyMatch>> {
-    let scanner = scanner(naked, raw, strict)?;
+    let scanner = scanner(naked, raw, strict, html)?;
     let recs = if let Ok(b) = data.downcast::<PyBytes>() {
         let bytes = b.as_bytes();
         py.allow_threads(|| scan::extract_bytes(bytes, scanner))
@@ -392,7 +402,7 @@ impl FileMatches {
 /// `extract`; a file that cannot be opened raises `OSError` at once.
 /// `name`, when given, is the matches' `path` instead.
 #[pyfunction]
-#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false))]
+#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback"))]
 fn extract_file(
     py: Python<'_>,
     path: PathBuf,
@@ -400,8 +410,9 @@ fn extract_file(
     naked: bool,
     raw: bool,
     strict: bool,
+    html: &str,
 ) -> PyResult<FileMatches> {
-    let scanner = scanner(naked, raw, strict)?;
+    let scanner = scanner(naked, raw, strict, html)?;
     let name: Arc<str> = match name {
         Some(n) => Arc::from(n),
         None => Arc::from(path.to_string_lossy()),
@@ -486,7 +497,7 @@ fn open_source(
 /// central directory, by positions), a zip in a stream that cannot seek is
 /// spooled to a temporary file, 64 GiB at most (an error past that).
 #[pyfunction]
-#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false))]
+#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback"))]
 fn extract_stream(
     py: Python<'_>,
     fileobj: &Bound<'_, PyAny>,
@@ -494,13 +505,14 @@ fn extract_stream(
     naked: bool,
     raw: bool,
     strict: bool,
+    html: &str,
 ) -> PyResult<FileMatches> {
     if fileobj.extract::<PathBuf>().is_ok() {
         return Err(PyTypeError::new_err(
             "extract_stream() takes a binary file object; extract_file() takes a path",
         ));
     }
-    let scanner = scanner(naked, raw, strict)?;
+    let scanner = scanner(naked, raw, strict, html)?;
     let name: Option<Arc<str>> = name.map(Arc::from);
     let scan = open_source(py, fileobj, name.clone(), None, scanner)?;
     Ok(FileMatches::new(
@@ -684,7 +696,7 @@ impl ArrowBatches {
 /// a batch has one column instead: each row as a JSON object, the fields
 /// of `columns()` in order, nulls written.
 #[pyfunction]
-#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false))]
+#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false, html="fallback"))]
 #[allow(clippy::too_many_arguments)]
 fn scan_arrow(
     py: Python<'_>,
@@ -696,8 +708,9 @@ fn scan_arrow(
     naked: bool,
     raw: bool,
     strict: bool,
+    html: &str,
 ) -> PyResult<ArrowBatches> {
-    let scanner = scanner(naked, raw, strict)?;
+    let scanner = scanner(naked, raw, strict, html)?;
     let name: Option<Arc<str>> = name.map(Arc::from);
     let scan = open_source(py, source, name.clone(), range, scanner)?;
     Ok(ArrowBatches {

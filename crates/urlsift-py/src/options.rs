@@ -1,9 +1,9 @@
 //! The keyword options of `extract` and `extract_file` and the one place
 //! they become the library's settings.
 
-use urlsift::{Fields, Policy, Scanner};
+use urlsift::{Fields, HtmlMode, Policy, Scanner};
 
-/// `naked=`, `raw=`, `strict=`.
+/// `naked=`, `raw=`, `strict=`, `html=`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Also URLs written without brackets (`--naked`, contract rules 14-17).
@@ -12,6 +12,20 @@ pub struct Options {
     pub raw: bool,
     /// Exactly the RFC 1738 grammar (`--strict`).
     pub strict: bool,
+    /// Which HTML parts are read (`--html`, contract rules 18-22).
+    pub html: HtmlMode,
+}
+
+/// `html=`'s value, as the command's `--html` takes it.
+pub fn html_mode(value: &str) -> Result<HtmlMode, String> {
+    match value {
+        "fallback" => Ok(HtmlMode::Fallback),
+        "always" => Ok(HtmlMode::Always),
+        "never" => Ok(HtmlMode::Never),
+        other => Err(format!(
+            "html={other:?}: expected 'fallback', 'always' or 'never'"
+        )),
+    }
 }
 
 impl Options {
@@ -27,6 +41,7 @@ impl Options {
             .policy(policy)
             .mime(!self.raw)
             .naked(self.naked)
+            .html(self.html)
             .fields(Fields::ALL)
     }
 }
@@ -40,13 +55,18 @@ mod tests {
         let lenient = Options::default().scanner();
         assert_eq!(lenient.get_policy(), Policy::Lenient);
         assert!(lenient.get_mime() && !lenient.get_naked());
+        assert_eq!(lenient.get_html(), HtmlMode::Fallback);
         let all = Options {
             naked: true,
             raw: true,
             strict: true,
+            html: HtmlMode::Never,
         }
         .scanner();
         assert_eq!(all.get_policy(), Policy::Strict);
         assert!(!all.get_mime() && all.get_naked());
+        assert_eq!(all.get_html(), HtmlMode::Never);
+        assert_eq!(html_mode("always"), Ok(HtmlMode::Always));
+        assert!(html_mode("sometimes").unwrap_err().contains("fallback"));
     }
 }

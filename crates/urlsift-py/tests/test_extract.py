@@ -69,6 +69,31 @@ def test_strict_as_the_command(cli_json, tmp_path):
     assert [m.to_dict() for m in urlsift.extract(text, strict=True)] == cli_json("--strict", "-", stdin=text)
 
 
+HTML_MAIL = (b"Content-Type: multipart/alternative; boundary=b\n\n--b\n"
+             b"Content-Type: text/plain\n\nPlain <http://p.example/>\n--b\n"
+             b"Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n"
+             b"<p><a href=3D\"http://h.example/x\">x</a> &lt;URL:ftp://f.example/&gt;</p>\n--b--\n")
+
+
+@pytest.mark.parametrize("html", ["fallback", "always", "never"])
+def test_html_as_the_command(cli_json, tmp_path, html):
+    path = tmp_path / "alt.eml"
+    path.write_bytes(HTML_MAIL)
+    want = cli_json("--html", html, "-", stdin=HTML_MAIL)
+    assert [m.to_dict() for m in urlsift.extract(HTML_MAIL, html=html)] == want
+    got = [dict(m.to_dict(), path=None) for m in urlsift.extract_file(path, html=html)]
+    assert got == want
+    with open(path, "rb") as f:
+        assert [dict(m.to_dict(), path=None) for m in urlsift.extract_stream(f, html=html)] == want
+    forms = [r["form"] for r in want]
+    assert ("href" in forms) == (html == "always")
+
+
+def test_html_rejects_an_unknown_mode():
+    with pytest.raises(ValueError, match="fallback"):
+        urlsift.extract(b"", html="sometimes")
+
+
 def test_str_and_bytes_agree_offsets_count_utf8_bytes():
     text = "caf\u00e9 <URL:http://a.b/c>\n\u00fcber <news:x.y>\n"
     from_str = [m.to_dict() for m in urlsift.extract(text)]

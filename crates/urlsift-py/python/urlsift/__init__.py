@@ -42,7 +42,8 @@ from ._urlsift import (
 from ._urlsift import extract_file as _extract_path
 
 
-def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=False):
+def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=False,
+                 html="fallback"):
     """Streams the file at ``path`` (a path, or a URI fsspec reads) as the
     command reads it and iterates over its URLs: :class:`Match` objects
     whose ``path`` is ``path`` as given. Plain paths and ``file://`` URIs
@@ -54,15 +55,15 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
     if remote.is_remote(path):
         f = remote.open_uri(path, storage_options)
         try:
-            return extract_stream(f, name=path, naked=naked, raw=raw, strict=strict)
+            return extract_stream(f, name=path, naked=naked, raw=raw, strict=strict, html=html)
         except BaseException:
             f.close()
             raise
     if isinstance(path, str) and remote.protocol(path) is not None:
         # A file:// URI: the local file, the matches naming the URI.
         local = remote.local_path(path)
-        return _extract_path(local, name=path, naked=naked, raw=raw, strict=strict)
-    return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict)
+        return _extract_path(local, name=path, naked=naked, raw=raw, strict=strict, html=html)
+    return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict, html=html)
 
 __all__ = [
     "FileMatches",

@@ -2,7 +2,7 @@
 
 import datetime
 import os
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, TypedDict, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
 
 
 __version__: str
@@ -79,6 +79,7 @@ def extract(
     naked: bool = False,
     raw: bool = False,
     strict: bool = False,
+    html: Literal["fallback", "always", "never"] = "fallback",
 ) -> List[Match]: ...
 def extract_file(
     path: Union[str, "os.PathLike[str]"],
@@ -87,6 +88,7 @@ def extract_file(
     naked: bool = False,
     raw: bool = False,
     strict: bool = False,
+    html: Literal["fallback", "always", "never"] = "fallback",
 ) -> FileMatches: ...
 def extract_stream(
     fileobj: BinaryIO,
@@ -95,5 +97,6 @@ def extract_stream(
     naked: bool = False,
     raw: bool = False,
     strict: bool = False,
+    html: Literal["fallback", "always", "never"] = "fallback",
 ) -> FileMatches: ...
 def parse(url: Union[str, bytes], *, strict: bool = False) -> Dict[str, object]: ...

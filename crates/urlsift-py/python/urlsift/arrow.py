@@ -27,6 +27,7 @@ TYPES = {
     "spans": pa.list_(pa.field("element", pa.list_(pa.field("element", pa.int64(), False)), False)),
     "warnings": pa.list_(pa.field("element", _WARNING, False)),
     "strlist": pa.list_(pa.field("element", pa.string(), False)),
+    "timestamp": pa.timestamp("us", tz="UTC"),
 }
 
 
@@ -57,6 +58,9 @@ def _array(kind: str, n: int, parts):
     if kind == "int":
         nulls, valid, values = parts
         return pa.Array.from_buffers(pa.int64(), n, [_buf(valid), _buf(values)], nulls)
+    if kind == "timestamp":
+        nulls, valid, values = parts
+        return pa.Array.from_buffers(TYPES["timestamp"], n, [_buf(valid), _buf(values)], nulls)
     if kind == "bool":
         nulls, valid, bits = parts
         return pa.Array.from_buffers(pa.bool_(), n, [_buf(valid), _buf(bits)], nulls)
@@ -101,6 +105,7 @@ def record_batches(
     naked: bool = False,
     raw: bool = False,
     strict: bool = False,
+    html: str = "fallback",
 ) -> Iterator[pa.RecordBatch]:
     """The URLs of ``source`` (a path, or a binary file object as
     :func:`urlsift.extract_stream` takes) as record batches of at most
@@ -111,7 +116,8 @@ def record_batches(
     would write the typed row. A read error raises ``OSError`` after the
     batches before it."""
     batches = _urlsift.scan_arrow(
-        source, name=name, range=range, rows=rows, json=json, naked=naked, raw=raw, strict=strict
+        source, name=name, range=range, rows=rows, json=json, naked=naked, raw=raw, strict=strict,
+        html=html,
     )
     if json:
         for n, (cols,) in batches:

@@ -230,7 +230,7 @@ def balance(tasks, parts: int) -> List[List]:
 
 
 def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None,
-            json=False):
+            json=False, html="fallback"):
     """The record batches of one task ``(uri, size, range)``. A file that
     cannot be read is reported on stderr (and counted in the accumulator
     ``errors``), the batches before the error kept, as the command goes on
@@ -242,7 +242,8 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
     src = None
     try:
         src = _open(uri, storage_options)
-        for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw, json=json):
+        for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw, json=json,
+                                html=html):
             n += b.num_rows
             yield b
     except OSError as e:
@@ -291,7 +292,8 @@ def walk(path: str, errors: Optional[List[str]] = None, _above=()) -> Iterator[s
         yield from walk(os.path.join(path, name), errors, _above + (here,))
 
 
-def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = False):
+def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = False,
+                 html: str = "fallback"):
     """A column of ``string`` or ``binary`` text -> a column of arrays of
     structs, one per URL, with the fields of ``urlsift --json`` but ``path``
     (see :func:`match_struct`). A null text gives a null array.
@@ -303,12 +305,12 @@ def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = 
 
     # Checked here, on the driver: an option the library lacks fails now,
     # not in every task.
-    urlsift.extract(b"", naked=naked, raw=raw, strict=strict)
+    urlsift.extract(b"", naked=naked, raw=raw, strict=strict, html=html)
 
     def urls(text):
         if text is None:
             return None
-        found = urlsift.extract(text, naked=naked, raw=raw, strict=strict)
+        found = urlsift.extract(text, naked=naked, raw=raw, strict=strict, html=html)
         return [_values(m, MATCH_FIELDS) for m in found]
 
     return udf(urls, ArrayType(match_struct(), False), useArrow=False)(col)
@@ -388,6 +390,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--master", help="Spark master, e.g. local[2] (default: spark-submit's)")
     p.add_argument("--naked", action="store_true", help="also URLs written without brackets")
     p.add_argument("--raw", action="store_true", help="MIME parts as written, not decoded")
+    p.add_argument("--html", choices=["fallback", "always", "never"], default="fallback",
+                   help="which HTML parts are read (as the command's --html)")
     p.add_argument("--partitions", type=int, metavar="N", help="tasks (default: 4 per core)")
     p.add_argument("--split-size", type=int, default=SPLIT, metavar="BYTES",
                    help="a plain file larger than this is cut into ranges at message starts")
@@ -437,7 +441,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         tasks = plan(sc, files, so, args.split_size)
         runs = balance(tasks, args.partitions or 4 * sc.defaultParallelism)
         shared = sc.broadcast(runs)
-        naked, raw = args.naked, args.raw
+        naked, raw, html = args.naked, args.raw, args.html
         # JSON lines are written by the library, one string per row, and
         # Spark's text writer writes them as they are: the JVM converts no
         # row (the bytes Spark's JSON writer gives for the typed rows).
@@ -447,7 +451,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for b in ids:
                 for i in b.column(0).to_pylist():
                     for task in shared.value[i]:
-                        yield from batches(task, so, naked, raw, counts, errors, json)
+                        yield from batches(task, so, naked, raw, counts, errors, json, html)
 
         n = max(1, len(runs))
         ids = spark.range(0, len(runs), 1, n)
