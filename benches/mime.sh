@@ -5,7 +5,7 @@
 #
 # On the default generated corpus (no MIME): urlsift (MIME reading, the
 # default) against urlsift --raw, one thread (target: <= 1.10).
-# On a `gen-corpus --mime 0.4` corpus: urlsift -j1 against
+# On a `gen-corpus --mime 0.4` corpus (and one with `--html 0.5`): urlsift -j1 against
 # `rg -j1 -n -o BARE` on the same files (target: no slower, ratio <= 1.00),
 # and peak RSS of urlsift -j1 (target: <= 16 MiB). Corpora are kept in DIR
 # (default /tmp/urlsift-bench) and reused. Each pair runs RUNS times,
@@ -44,10 +44,12 @@ corpus() { # corpus NAME FLAGS... -> directory
 BARE='<[a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*>'
 plain=$(corpus "$size")
 mime=$(corpus "$size-mime0.4" --mime 0.4)
+html=$(corpus "$size-mime0.4-html0.5" --mime 0.4 --html 0.5)
 
-python3 - "$bin" "$plain" "$mime" "$runs" "$size" "$BARE" <<'PY'
+python3 - "$bin" "$plain" "$mime" "$runs" "$size" "$BARE" "$html" <<'PY'
 import os, statistics, subprocess, sys, time
 bin, plain, mime, runs, size, bare = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
+html = sys.argv[7]
 DEVNULL = os.open(os.devnull, os.O_WRONLY)
 
 def warm(root):
@@ -100,6 +102,7 @@ def row(label, res, target):
 
 warm(plain)
 warm(mime)
+warm(html)
 us = lambda *f: [bin, "-j1", "-H", "-n", *f, "mail.mbox", "news"]
 rg = ["rg", "-j1", "-n", "-o", bare, "mail.mbox", "news"]
 print(f"gen-corpus --size {size} --seed 1, and the same with --mime 0.4; {runs} runs of each, alternating; medians")
@@ -108,4 +111,9 @@ print("| --- | --- | --- | --- | --- | --- |")
 row("no MIME: urlsift -j1 -H -n vs urlsift -j1 -H -n --raw", pair(us(), us("--raw"), plain), "<= 1.10")
 row("--mime 0.4: urlsift -j1 -H -n vs rg -j1 -n -o BARE", pair(us(), rg, mime), "<= 1.00")
 row("--mime 0.4: urlsift -j1 -H -n vs urlsift -j1 -H -n --raw", pair(us(), us("--raw"), mime), "-")
+# HTML parts (rules 18-22): the HTML corpus against ripgrep and against
+# reading no HTML; mail without HTML against --html never.
+row("--mime 0.4 --html 0.5: urlsift -j1 -H -n vs rg -j1 -n -o BARE", pair(us(), rg, html), "<= 1.00")
+row("--mime 0.4 --html 0.5: urlsift -j1 -H -n vs --html never", pair(us(), us("--html", "never"), html), "-")
+row("no MIME: urlsift -j1 -H -n vs --html never", pair(us(), us("--html", "never"), plain), "<= 1.02")
 PY
