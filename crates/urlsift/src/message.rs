@@ -255,6 +255,19 @@ impl Collector {
         self.id_folding = false;
     }
 
+    /// No field is being read on: a continuation line changes nothing,
+    /// and neither does a line whose name starts with a letter other than
+    /// those of [`Collector::FIRST`].
+    pub fn idle(&self) -> bool {
+        self.last.is_none() && !self.id_folding
+    }
+
+    /// The first bytes of the lines that matter to an idle collector: the
+    /// first letters of the names it reads, and those of an empty line.
+    pub const FIRST: [u8; 12] = [
+        b'\n', b'\r', b'D', b'd', b'M', b'm', b'N', b'n', b'P', b'p', b'S', b's',
+    ];
+
     /// The mbox `From ` line that starts the message.
     pub fn mbox_line(&mut self, line: &[u8]) {
         if self.fields.contains(Fields::DATE) {
@@ -292,6 +305,14 @@ impl Collector {
         }
         self.id_folding = false;
         self.last = None;
+        // Only these names are read (most lines of a header are others,
+        // let go without looking for their colon).
+        if !line
+            .first()
+            .is_some_and(|b| Collector::FIRST[2..].contains(b))
+        {
+            return;
+        }
         let Some(colon) = memchr(b':', line) else {
             return;
         };

@@ -20,6 +20,7 @@ use memchr::memchr;
 
 use crate::matches::Match;
 use crate::message::{Collector, Fields, MessageInfo, LINE_CAP, WINDOW};
+use crate::mime::structure::next_line_start_in;
 
 /// What the tracker is reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +67,9 @@ pub struct MessageTracker {
     starts: VecDeque<(u64, Option<Arc<MessageInfo>>)>,
     /// The info of the message in force before the first start kept.
     before: Option<Arc<MessageInfo>>,
+    /// Every message start found, in order, when a caller asks for them
+    /// (and empties it as it goes).
+    pub(crate) log: Option<Vec<u64>>,
 }
 
 fn empty_line(line: &[u8]) -> bool {
@@ -96,6 +100,7 @@ impl MessageTracker {
             decided: false,
             starts: VecDeque::new(),
             before: None,
+            log: None,
         }
     }
 
@@ -135,6 +140,10 @@ impl MessageTracker {
             }
             if self.mode == Mode::Text {
                 i = self.text(data, i, base);
+                continue;
+            }
+            if self.mode == Mode::Header && self.collector.idle() {
+                i = self.header_lines(data, i, base);
                 continue;
             }
             match memchr(b'\n', &data[i..]) {
@@ -183,6 +192,35 @@ impl MessageTracker {
             }
             None => i,
         };
+        let rest = &data[rest_at..];
+        if !rest.is_empty() {
+            self.line = Some((
+                rest[..rest.len().min(LINE_CAP)].to_vec(),
+                base + rest_at as u64,
+            ));
+        }
+        data.len()
+    }
+
+    /// Header lines from the line start `data[i]` while the collector is
+    /// idle: only a line that may start a wanted field or end the block
+    /// matters, found by search (the others change nothing, and a header
+    /// past [`WINDOW`] decides what it holds at the next line read, which
+    /// is what it held at the line before). Returns where reading goes on
+    /// (a line start, or the end of `data`).
+    fn header_lines(&mut self, data: &[u8], i: usize, base: u64) -> usize {
+        const FIRST: [u8; 12] = Collector::FIRST;
+        if FIRST.contains(&data[i]) {
+            return self.line_at(data, i, base);
+        }
+        // The lines let go are not empty.
+        self.prev_empty = false;
+        if let Some(s) = next_line_start_in(data, i, FIRST, |_| true) {
+            return self.line_at(data, s, base);
+        }
+        // The line begun after the last line feed, if any, is read whole
+        // when its end comes.
+        let rest_at = memchr::memrchr(b'\n', &data[i..]).map_or(i, |k| i + k + 1);
         let rest = &data[rest_at..];
         if !rest.is_empty() {
             self.line = Some((
@@ -255,6 +293,9 @@ impl MessageTracker {
         self.decided = false;
         self.collector.reset();
         self.starts.push_back((at, None));
+        if let Some(log) = &mut self.log {
+            log.push(at);
+        }
         if line.starts_with(b"From ") {
             self.collector.mbox_line(line);
         } else {

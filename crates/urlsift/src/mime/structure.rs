@@ -28,7 +28,7 @@ pub(super) fn next_structure_line(raw: &[u8], pos: usize, dashes: bool) -> Optio
 /// A line feed sits every few tens of bytes, so a search per line would
 /// cost a call per line; the vector search tests 64 line starts at a time
 /// and asks `accept` of each candidate without leaving its loop.
-pub(super) fn next_line_start_in<const N: usize>(
+pub(crate) fn next_line_start_in<const N: usize>(
     bytes: &[u8],
     from: usize,
     set: [u8; N],
