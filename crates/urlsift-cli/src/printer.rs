@@ -203,7 +203,11 @@ fn json_message(out: &mut Vec<u8>, info: Option<&MessageInfo>) {
     out.extend_from_slice(b",\"date\":");
     match info.and_then(MessageInfo::date) {
         Some((t, source)) => {
-            let _ = write!(out, "\"{t}\",\"date_source\":\"{}\"", source.as_str());
+            out.push(b'"');
+            let _ = write!(out, "{t}");
+            out.extend_from_slice(b"\",\"date_source\":\"");
+            out.extend_from_slice(source.as_str().as_bytes());
+            out.push(b'"');
         }
         None => out.extend_from_slice(b"null,\"date_source\":null"),
     }

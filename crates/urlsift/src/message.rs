@@ -372,16 +372,19 @@ impl Collector {
                 .map(|v| String::from_utf8_lossy(v).into()),
             date: date(),
             newsgroups: self.groups.as_deref().map(|v| {
-                v.split(|&b| b == b',')
-                    .map(trim)
-                    .filter(|g| !g.is_empty())
-                    .map(|g| String::from_utf8_lossy(g).into())
-                    .collect()
+                let groups = || v.split(|&b| b == b',').map(trim).filter(|g| !g.is_empty());
+                // Sized first: the list is boxed without moving it again.
+                let mut list = Vec::with_capacity(groups().count());
+                list.extend(groups().map(|g| String::from_utf8_lossy(g).into()));
+                list.into_boxed_slice()
             }),
-            subject: self
-                .subject
-                .as_deref()
-                .map(|v| decode_words(trim(v)).into()),
+            subject: self.subject.as_deref().map(|v| {
+                let v = trim(v);
+                match memmem::find(v, b"=?") {
+                    Some(_) => decode_words(v).into(),
+                    None => v.into(),
+                }
+            }),
         };
         (!info.is_empty()).then(|| Arc::new(info))
     }
