@@ -122,17 +122,24 @@ impl std::str::FromStr for Fields {
 /// ([`Fields`]), each `None` when not asked for or not found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MessageInfo {
-    message_id: Option<Box<str>>,
+    /// The `Message-ID` (UTF-8) and then the subject, in one allocation
+    /// (one message's metadata is built per message read).
+    text: Box<[u8]>,
+    /// Where the `Message-ID` ends in `text`, when known.
+    id_end: Option<usize>,
+    /// Whether the subject (the rest of `text`) is known.
+    has_subject: bool,
     date: Option<(Timestamp, DateSource)>,
     newsgroups: Option<Box<[Box<str>]>>,
-    subject: Option<Box<[u8]>>,
 }
 
 impl MessageInfo {
     /// The `Message-ID`, as written (trimmed; bytes that are not UTF-8
     /// replaced).
     pub fn message_id(&self) -> Option<&str> {
-        self.message_id.as_deref()
+        // Written from a `str`: always UTF-8.
+        let e = self.id_end?;
+        std::str::from_utf8(&self.text[..e]).ok()
     }
 
     /// The message's date and the field it was read from: `Date:`, else
@@ -154,7 +161,8 @@ impl MessageInfo {
     /// held bytes that are not (an encoded word in another charset stays
     /// as written).
     pub fn subject(&self) -> Option<&[u8]> {
-        self.subject.as_deref()
+        self.has_subject
+            .then(|| &self.text[self.id_end.unwrap_or(0)..])
     }
 
     /// [`MessageInfo::subject`] as text, bytes that are not UTF-8 replaced.
@@ -163,10 +171,10 @@ impl MessageInfo {
     }
 
     fn is_empty(&self) -> bool {
-        self.message_id.is_none()
+        self.id_end.is_none()
             && self.date.is_none()
             && self.newsgroups.is_none()
-            && self.subject.is_none()
+            && !self.has_subject
     }
 }
 
@@ -365,11 +373,22 @@ impl Collector {
                     Some((t, DateSource::FromLine))
                 })
         };
+        let id = self.id.as_deref().map(String::from_utf8_lossy);
+        let subject = self.subject.as_deref().map(|v| {
+            let v = trim(v);
+            match memmem::find(v, b"=?") {
+                Some(_) => Cow::Owned(decode_words(v)),
+                None => Cow::Borrowed(v),
+            }
+        });
+        let len = id.as_ref().map_or(0, |i| i.len()) + subject.as_ref().map_or(0, |s| s.len());
+        let mut text = Vec::with_capacity(len);
+        text.extend_from_slice(id.as_deref().unwrap_or_default().as_bytes());
+        text.extend_from_slice(subject.as_deref().unwrap_or_default());
         let info = MessageInfo {
-            message_id: self
-                .id
-                .as_deref()
-                .map(|v| String::from_utf8_lossy(v).into()),
+            text: text.into_boxed_slice(),
+            id_end: id.as_ref().map(|i| i.len()),
+            has_subject: subject.is_some(),
             date: date(),
             newsgroups: self.groups.as_deref().map(|v| {
                 let groups = || v.split(|&b| b == b',').map(trim).filter(|g| !g.is_empty());
@@ -377,13 +396,6 @@ impl Collector {
                 let mut list = Vec::with_capacity(groups().count());
                 list.extend(groups().map(|g| String::from_utf8_lossy(g).into()));
                 list.into_boxed_slice()
-            }),
-            subject: self.subject.as_deref().map(|v| {
-                let v = trim(v);
-                match memmem::find(v, b"=?") {
-                    Some(_) => decode_words(v).into(),
-                    None => v.into(),
-                }
             }),
         };
         (!info.is_empty()).then(|| Arc::new(info))
