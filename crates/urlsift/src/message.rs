@@ -204,17 +204,28 @@ enum Slot {
 pub(crate) struct Collector {
     fields: Fields,
     last: Option<Slot>,
-    id: Option<Vec<u8>>,
     id_folding: bool,
+    v: Values,
+    /// The buffers of the values of messages read before, for the next.
+    spare: Vec<Vec<u8>>,
+}
+
+/// The values of the wanted fields of one header block, as read (each at
+/// most [`VALUE_CAP`] bytes): what [`Values::info`] makes the message's
+/// metadata of, when asked.
+#[derive(Debug, Default)]
+pub(crate) struct Values {
+    id: Option<Vec<u8>>,
     date: Option<Vec<u8>>,
     posted: Option<Vec<u8>>,
     nntp: Option<Vec<u8>>,
     groups: Option<Vec<u8>>,
     subject: Option<Vec<u8>>,
     from_line: Option<Vec<u8>>,
-    /// The buffers of the values of messages read before, for the next.
-    spare: Vec<Vec<u8>>,
 }
+
+/// Most spare buffers a collector keeps.
+const SPARE_KEPT: usize = 64;
 
 fn trim(v: &[u8]) -> &[u8] {
     let s = v
@@ -249,13 +260,13 @@ impl Collector {
     pub fn reset(&mut self) {
         let spare = &mut self.spare;
         for slot in [
-            &mut self.id,
-            &mut self.date,
-            &mut self.posted,
-            &mut self.nntp,
-            &mut self.groups,
-            &mut self.subject,
-            &mut self.from_line,
+            &mut self.v.id,
+            &mut self.v.date,
+            &mut self.v.posted,
+            &mut self.v.nntp,
+            &mut self.v.groups,
+            &mut self.v.subject,
+            &mut self.v.from_line,
         ] {
             spare.extend(slot.take());
         }
@@ -279,7 +290,7 @@ impl Collector {
     /// The mbox `From ` line that starts the message.
     pub fn mbox_line(&mut self, line: &[u8]) {
         if self.fields.contains(Fields::DATE) {
-            self.from_line = Some(capped(&mut self.spare, line));
+            self.v.from_line = Some(capped(&mut self.spare, line));
         }
     }
 
@@ -291,17 +302,17 @@ impl Collector {
             if self.id_folding {
                 let v = trim(line);
                 if !v.is_empty() {
-                    self.id = Some(capped(&mut self.spare, v));
+                    self.v.id = Some(capped(&mut self.spare, v));
                     self.id_folding = false;
                 }
                 return;
             }
             let slot = match self.last {
-                Some(Slot::Date) => &mut self.date,
-                Some(Slot::Posted) => &mut self.posted,
-                Some(Slot::Nntp) => &mut self.nntp,
-                Some(Slot::Groups) => &mut self.groups,
-                Some(Slot::Subject) => &mut self.subject,
+                Some(Slot::Date) => &mut self.v.date,
+                Some(Slot::Posted) => &mut self.v.posted,
+                Some(Slot::Nntp) => &mut self.v.nntp,
+                Some(Slot::Groups) => &mut self.v.groups,
+                Some(Slot::Subject) => &mut self.v.subject,
                 _ => return,
             };
             if let Some(v) = slot {
@@ -335,12 +346,12 @@ impl Collector {
             _ => return,
         };
         let (want, target) = match slot {
-            Slot::Id => (Fields::MESSAGE_ID, &mut self.id),
-            Slot::Date => (Fields::DATE, &mut self.date),
-            Slot::Posted => (Fields::DATE, &mut self.posted),
-            Slot::Nntp => (Fields::DATE, &mut self.nntp),
-            Slot::Groups => (Fields::NEWSGROUPS, &mut self.groups),
-            Slot::Subject => (Fields::SUBJECT, &mut self.subject),
+            Slot::Id => (Fields::MESSAGE_ID, &mut self.v.id),
+            Slot::Date => (Fields::DATE, &mut self.v.date),
+            Slot::Posted => (Fields::DATE, &mut self.v.posted),
+            Slot::Nntp => (Fields::DATE, &mut self.v.nntp),
+            Slot::Groups => (Fields::NEWSGROUPS, &mut self.v.groups),
+            Slot::Subject => (Fields::SUBJECT, &mut self.v.subject),
         };
         // The first of each field counts.
         if !self.fields.contains(want) || target.is_some() {
@@ -349,7 +360,7 @@ impl Collector {
         if slot == Slot::Id {
             match trim(value) {
                 [] => self.id_folding = true,
-                v => self.id = Some(capped(&mut self.spare, v)),
+                v => self.v.id = Some(capped(&mut self.spare, v)),
             }
             return;
         }
@@ -357,6 +368,41 @@ impl Collector {
         self.last = Some(slot);
     }
 
+    /// What was read, `None` when nothing.
+    pub fn info(&self) -> Option<Arc<MessageInfo>> {
+        self.v.info()
+    }
+
+    /// The values read, taken out (for [`Values::info`] later); the
+    /// collector starts over for the next message.
+    pub fn take_values(&mut self) -> Values {
+        self.last = None;
+        self.id_folding = false;
+        std::mem::take(&mut self.v)
+    }
+
+    /// Takes back the buffers of values taken out before.
+    pub fn recycle(&mut self, v: Values) {
+        for b in [
+            v.id,
+            v.date,
+            v.posted,
+            v.nntp,
+            v.groups,
+            v.subject,
+            v.from_line,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if self.spare.len() < SPARE_KEPT {
+                self.spare.push(b);
+            }
+        }
+    }
+}
+
+impl Values {
     /// What was read, `None` when nothing.
     pub fn info(&self) -> Option<Arc<MessageInfo>> {
         let date = || {

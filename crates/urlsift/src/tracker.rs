@@ -14,13 +14,13 @@
 //! known.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use memchr::memchr;
 
+use crate::lines::next_line_start_in;
 use crate::matches::Match;
-use crate::message::{Collector, Fields, MessageInfo, LINE_CAP, WINDOW};
-use crate::mime::structure::next_line_start_in;
+use crate::message::{Collector, Fields, MessageInfo, Values, LINE_CAP, WINDOW};
 
 /// What the tracker is reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,14 +62,50 @@ pub struct MessageTracker {
     header_start: u64,
     /// The header is past [`WINDOW`]: what it holds is decided.
     decided: bool,
-    /// Message starts (raw offsets) with their metadata, in order; the
-    /// last one's is `None` while its header is read.
-    starts: VecDeque<(u64, Option<Arc<MessageInfo>>)>,
-    /// The info of the message in force before the first start kept.
-    before: Option<Arc<MessageInfo>>,
+    /// Message starts with their metadata, in order; the last one's is
+    /// `None` while its header is read.
+    starts: VecDeque<Start>,
+    /// The message in force before the first start kept.
+    before: Option<Start>,
     /// Every message start found, in order, when a caller asks for them
     /// (and empties it as it goes).
     pub(crate) log: Option<Vec<u64>>,
+}
+
+/// A message start (a raw offset) and its metadata, made only when a match
+/// asks for it (most of the cost of a message's metadata is making it, and
+/// many messages hold no URL).
+#[derive(Debug)]
+struct Start {
+    at: u64,
+    info: OnceLock<Option<Arc<MessageInfo>>>,
+    /// The values its metadata is made of, until it is forgotten.
+    values: Option<Values>,
+}
+
+impl Start {
+    fn new(at: u64) -> Start {
+        Start {
+            at,
+            info: OnceLock::new(),
+            values: None,
+        }
+    }
+
+    /// A start whose metadata is made at once.
+    fn made(at: u64, info: Option<Arc<MessageInfo>>) -> Start {
+        Start {
+            at,
+            info: OnceLock::from(info),
+            values: None,
+        }
+    }
+
+    fn info(&self) -> Option<&Arc<MessageInfo>> {
+        self.info
+            .get_or_init(|| self.values.as_ref().and_then(Values::info))
+            .as_ref()
+    }
 }
 
 fn empty_line(line: &[u8]) -> bool {
@@ -269,13 +305,15 @@ impl MessageTracker {
                     if self.decided {
                         // Past the window: the text after the header takes
                         // all of it.
-                        self.starts.push_back((at, self.collector.info()));
+                        let mut start = Start::new(at);
+                        start.values = Some(self.collector.take_values());
+                        self.starts.push_back(start);
                     }
-                    self.end_header();
+                    self.end_header(true);
                     self.mode = Mode::Text;
                 } else {
                     if !self.decided && at - self.header_start > WINDOW {
-                        self.end_header();
+                        self.end_header(false);
                     }
                     self.collector.line(line);
                 }
@@ -286,13 +324,13 @@ impl MessageTracker {
     /// A message starts at `at` with `line`.
     fn begin(&mut self, line: &[u8], at: u64) {
         if self.mode == Mode::Header && !self.decided {
-            self.end_header();
+            self.end_header(true);
         }
         self.mode = Mode::Header;
         self.header_start = at;
         self.decided = false;
         self.collector.reset();
-        self.starts.push_back((at, None));
+        self.starts.push_back(Start::made(at, None));
         if let Some(log) = &mut self.log {
             log.push(at);
         }
@@ -303,15 +341,21 @@ impl MessageTracker {
         }
     }
 
-    /// The header is read (or past its window): its info is decided.
-    fn end_header(&mut self) {
+    /// The header is read (`complete`: its values are taken, the
+    /// metadata made when asked) or past its window (made of what is read
+    /// so far, at once): its info is decided.
+    fn end_header(&mut self, complete: bool) {
         if self.decided {
             return;
         }
         self.decided = true;
-        let info = self.collector.info();
         if let Some(last) = self.starts.back_mut() {
-            last.1 = info;
+            if complete {
+                last.info = OnceLock::new();
+                last.values = Some(self.collector.take_values());
+            } else {
+                last.info = OnceLock::from(self.collector.info());
+            }
         }
     }
 
@@ -321,7 +365,7 @@ impl MessageTracker {
             self.whole_line(&line, at);
         }
         if self.mode == Mode::Header {
-            self.end_header();
+            self.end_header(true);
         }
     }
 
@@ -336,28 +380,30 @@ impl MessageTracker {
     pub fn lookup(&self, at: u64) -> Option<&Arc<MessageInfo>> {
         // Most lookups are in the first message kept (what is before the
         // caller is forgotten) or in the last one.
-        if let Some((s, info)) = self.starts.back() {
-            if *s <= at {
-                return info.as_ref();
+        if let Some(last) = self.starts.back() {
+            if last.at <= at {
+                return last.info();
             }
         }
         if let (Some(first), Some(second)) = (self.starts.front(), self.starts.get(1)) {
-            if first.0 <= at && at < second.0 {
-                return first.1.as_ref();
+            if first.at <= at && at < second.at {
+                return first.info();
             }
         }
-        let i = self.starts.partition_point(|&(s, _)| s <= at);
+        let i = self.starts.partition_point(|s| s.at <= at);
         match i {
-            0 => self.before.as_ref(),
-            _ => self.starts[i - 1].1.as_ref(),
+            0 => self.before.as_ref().and_then(Start::info),
+            _ => self.starts[i - 1].info(),
         }
     }
 
     /// No offset before `at` is looked up any more.
     pub fn forget(&mut self, at: u64) {
-        while self.starts.len() > 1 && self.starts[1].0 <= at {
-            if let Some((_, info)) = self.starts.pop_front() {
-                self.before = info;
+        while self.starts.len() > 1 && self.starts[1].at <= at {
+            if let Some(start) = self.starts.pop_front() {
+                if let Some(values) = self.before.replace(start).and_then(|b| b.values) {
+                    self.collector.recycle(values);
+                }
             }
         }
     }
@@ -371,8 +417,8 @@ impl MessageTracker {
         let mut starts: Vec<(u64, Option<Arc<MessageInfo>>)> = self
             .starts
             .iter()
-            .filter(|(s, _)| *s > from)
-            .cloned()
+            .filter(|s| s.at > from)
+            .map(|s| (s.at, s.info().cloned()))
             .collect();
         if let Some(s) = self.undecided() {
             let partial = self.collector.info();

@@ -34,7 +34,7 @@
 
 mod base64;
 mod qp;
-pub(crate) mod structure;
+mod structure;
 mod unchanged;
 
 use std::cell::Cell;

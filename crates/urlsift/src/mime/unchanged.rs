@@ -32,13 +32,13 @@
 
 use memchr::{memchr, memrchr};
 
-use super::structure::next_line_start_in;
 use super::{
     content_type_value, field_name, opens_message, py_space, py_strip, read_as_text, scan_window,
     type_byte,
 };
 use super::{Field, MimeScan, Place};
 use super::{Mode, Out, Pass, Reader, HOLD};
+use crate::lines::next_line_start_in;
 use crate::matches::Match;
 use crate::mbox::next_message_start;
 
