@@ -205,9 +205,13 @@ pub(crate) struct Collector {
     fields: Fields,
     last: Option<Slot>,
     id_folding: bool,
-    v: Values,
+    /// Boxed: taken out whole for each message (see
+    /// [`Collector::take_values`]), it moves as a pointer.
+    v: Box<Values>,
     /// The buffers of the values of messages read before, for the next.
     spare: Vec<Vec<u8>>,
+    /// Empty boxes of values taken back, for the next.
+    boxes: Vec<Box<Values>>,
 }
 
 /// The values of the wanted fields of one header block, as read (each at
@@ -224,8 +228,10 @@ pub(crate) struct Values {
     from_line: Option<Vec<u8>>,
 }
 
-/// Most spare buffers a collector keeps.
-const SPARE_KEPT: usize = 64;
+/// Most spare buffers (and boxes) a collector keeps: enough for the
+/// messages of a step of the tracker's input, whose values live until
+/// their matches are handed on (a few megabytes at most).
+const SPARE_KEPT: usize = 1024;
 
 fn trim(v: &[u8]) -> &[u8] {
     let s = v
@@ -375,29 +381,32 @@ impl Collector {
 
     /// The values read, taken out (for [`Values::info`] later); the
     /// collector starts over for the next message.
-    pub fn take_values(&mut self) -> Values {
+    pub fn take_values(&mut self) -> Box<Values> {
         self.last = None;
         self.id_folding = false;
-        std::mem::take(&mut self.v)
+        let empty = self.boxes.pop().unwrap_or_default();
+        std::mem::replace(&mut self.v, empty)
     }
 
     /// Takes back the buffers of values taken out before.
-    pub fn recycle(&mut self, v: Values) {
+    pub fn recycle(&mut self, mut v: Box<Values>) {
         for b in [
-            v.id,
-            v.date,
-            v.posted,
-            v.nntp,
-            v.groups,
-            v.subject,
-            v.from_line,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if self.spare.len() < SPARE_KEPT {
-                self.spare.push(b);
+            &mut v.id,
+            &mut v.date,
+            &mut v.posted,
+            &mut v.nntp,
+            &mut v.groups,
+            &mut v.subject,
+            &mut v.from_line,
+        ] {
+            if let Some(b) = b.take() {
+                if self.spare.len() < SPARE_KEPT {
+                    self.spare.push(b);
+                }
             }
+        }
+        if self.boxes.len() < SPARE_KEPT {
+            self.boxes.push(v);
         }
     }
 }

@@ -80,7 +80,7 @@ struct Start {
     at: u64,
     info: OnceLock<Option<Arc<MessageInfo>>>,
     /// The values its metadata is made of, until it is forgotten.
-    values: Option<Values>,
+    values: Option<Box<Values>>,
 }
 
 impl Start {
@@ -92,19 +92,18 @@ impl Start {
         }
     }
 
-    /// A start whose metadata is made at once.
-    fn made(at: u64, info: Option<Arc<MessageInfo>>) -> Start {
-        Start {
-            at,
-            info: OnceLock::from(info),
-            values: None,
-        }
-    }
-
     fn info(&self) -> Option<&Arc<MessageInfo>> {
         self.info
-            .get_or_init(|| self.values.as_ref().and_then(Values::info))
+            .get_or_init(|| self.values.as_deref().and_then(Values::info))
             .as_ref()
+    }
+
+    /// [`Start::info`] without the lock a shared reference needs.
+    fn info_mut(&mut self) -> Option<&Arc<MessageInfo>> {
+        if self.info.get().is_none() {
+            self.info = OnceLock::from(self.values.as_deref().and_then(Values::info));
+        }
+        self.info.get().and_then(Option::as_ref)
     }
 }
 
@@ -330,7 +329,7 @@ impl MessageTracker {
         self.header_start = at;
         self.decided = false;
         self.collector.reset();
-        self.starts.push_back(Start::made(at, None));
+        self.starts.push_back(Start::new(at));
         if let Some(log) = &mut self.log {
             log.push(at);
         }
@@ -395,6 +394,18 @@ impl MessageTracker {
             0 => self.before.as_ref().and_then(Start::info),
             _ => self.starts[i - 1].info(),
         }
+    }
+
+    /// [`MessageTracker::lookup`] for a caller that may change it.
+    fn lookup_mut(&mut self, at: u64) -> Option<&Arc<MessageInfo>> {
+        let start = match self.starts.back() {
+            Some(last) if last.at <= at => self.starts.back_mut(),
+            _ => match self.starts.partition_point(|s| s.at <= at) {
+                0 => self.before.as_mut(),
+                i => self.starts.get_mut(i - 1),
+            },
+        };
+        start.and_then(Start::info_mut)
     }
 
     /// No offset before `at` is looked up any more.
@@ -477,7 +488,7 @@ impl Attach {
         }
         // Matches come in order: the messages before this one are done.
         self.tracker.forget(m.offset());
-        m.message = self.tracker.lookup(m.offset()).cloned();
+        m.message = self.tracker.lookup_mut(m.offset()).cloned();
         each(m);
     }
 
@@ -491,7 +502,7 @@ impl Attach {
             let Some(mut m) = self.held.pop_front() else {
                 break;
             };
-            m.message = self.tracker.lookup(m.offset()).cloned();
+            m.message = self.tracker.lookup_mut(m.offset()).cloned();
             each(&mut m);
         }
         let floor = self.held.front().map_or(floor, |m| floor.min(m.offset()));
