@@ -78,7 +78,10 @@ pub struct MessageTracker {
 #[derive(Debug)]
 struct Start {
     at: u64,
-    info: OnceLock<Option<Arc<MessageInfo>>>,
+    /// The metadata, once made: by the tracker's own lookups (no lock),
+    /// or else by a shared one (`shared`).
+    info: Option<Option<Arc<MessageInfo>>>,
+    shared: OnceLock<Option<Arc<MessageInfo>>>,
     /// The values its metadata is made of, until it is forgotten.
     values: Option<Box<Values>>,
 }
@@ -87,23 +90,39 @@ impl Start {
     fn new(at: u64) -> Start {
         Start {
             at,
-            info: OnceLock::new(),
+            info: None,
+            shared: OnceLock::new(),
             values: None,
         }
     }
 
+    /// Its metadata is `info`, at once.
+    fn set(&mut self, info: Option<Arc<MessageInfo>>) {
+        self.info = Some(info);
+        self.shared = OnceLock::new();
+    }
+
+    fn make(&self) -> Option<Arc<MessageInfo>> {
+        self.values.as_deref().and_then(Values::info)
+    }
+
     fn info(&self) -> Option<&Arc<MessageInfo>> {
-        self.info
-            .get_or_init(|| self.values.as_deref().and_then(Values::info))
-            .as_ref()
+        match &self.info {
+            Some(info) => info.as_ref(),
+            None => self.shared.get_or_init(|| self.make()).as_ref(),
+        }
     }
 
     /// [`Start::info`] without the lock a shared reference needs.
     fn info_mut(&mut self) -> Option<&Arc<MessageInfo>> {
-        if self.info.get().is_none() {
-            self.info = OnceLock::from(self.values.as_deref().and_then(Values::info));
+        if self.info.is_none() {
+            let info = match self.shared.take() {
+                Some(info) => info,
+                None => self.make(),
+            };
+            self.info = Some(info);
         }
-        self.info.get().and_then(Option::as_ref)
+        self.info.as_ref().and_then(Option::as_ref)
     }
 }
 
@@ -350,10 +369,11 @@ impl MessageTracker {
         self.decided = true;
         if let Some(last) = self.starts.back_mut() {
             if complete {
-                last.info = OnceLock::new();
+                last.info = None;
+                last.shared = OnceLock::new();
                 last.values = Some(self.collector.take_values());
             } else {
-                last.info = OnceLock::from(self.collector.info());
+                last.set(self.collector.info());
             }
         }
     }
@@ -398,8 +418,14 @@ impl MessageTracker {
 
     /// [`MessageTracker::lookup`] for a caller that may change it.
     fn lookup_mut(&mut self, at: u64) -> Option<&Arc<MessageInfo>> {
+        let first = |s: &VecDeque<Start>| match (s.front(), s.get(1)) {
+            (Some(a), Some(b)) => a.at <= at && at < b.at,
+            _ => false,
+        };
+        // As in `lookup`: the first message kept, or the last.
         let start = match self.starts.back() {
             Some(last) if last.at <= at => self.starts.back_mut(),
+            _ if first(&self.starts) => self.starts.front_mut(),
             _ => match self.starts.partition_point(|s| s.at <= at) {
                 0 => self.before.as_mut(),
                 i => self.starts.get_mut(i - 1),
