@@ -210,7 +210,9 @@ pub(crate) struct Collector {
     v: Box<Values>,
     /// The buffers of the values of messages read before, for the next.
     spare: Vec<Vec<u8>>,
-    /// Empty boxes of values taken back, for the next.
+    /// Empty boxes of values taken back, for the next (the boxes are what
+    /// is kept: their allocations).
+    #[allow(clippy::vec_box)]
     boxes: Vec<Box<Values>>,
 }
 
