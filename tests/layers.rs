@@ -12,8 +12,8 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     // Bytes, errors, buffers, dates: no knowledge of URLs in text.
     &["class", "error", "warning", "wide", "readbuf", "date"],
-    // Searches built on those: `%XX`, mbox message starts.
-    &["percent", "mbox"],
+    // Searches built on those: `%XX`, mbox message starts, line starts.
+    &["percent", "mbox", "lines"],
     // RFC 1738's grammar (section 5).
     &["url"],
     // What a match knows of its message (header fields, dates, subjects).

@@ -203,7 +203,11 @@ fn json_message(out: &mut Vec<u8>, info: Option<&MessageInfo>) {
     out.extend_from_slice(b",\"date\":");
     match info.and_then(MessageInfo::date) {
         Some((t, source)) => {
-            let _ = write!(out, "\"{t}\",\"date_source\":\"{}\"", source.as_str());
+            out.push(b'"');
+            let _ = write!(out, "{t}");
+            out.extend_from_slice(b"\",\"date_source\":\"");
+            out.extend_from_slice(source.as_str().as_bytes());
+            out.push(b'"');
         }
         None => out.extend_from_slice(b"null,\"date_source\":null"),
     }
@@ -360,7 +364,10 @@ pub fn json_path(out: &mut Vec<u8>, path: &[u8]) {
 /// Writes `s` as a JSON string (serde_json escaping, and DEL and the C1
 /// controls escaped too so no terminal control reaches the output).
 pub fn json_str(out: &mut Vec<u8>, s: &str) {
-    if s.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)) {
+    // DEL is 0x7f and a C1 control 0xc2 then 0x80-0x9f: most strings have
+    // neither byte, found by one vector search.
+    let maybe_c1 = memchr::memchr2(0x7f, 0xc2, s.as_bytes()).is_some();
+    if maybe_c1 && s.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)) {
         out.push(b'"');
         for c in s.chars() {
             match c {

@@ -162,6 +162,9 @@ impl Timestamp {
     /// Anything else (a word it does not know, a missing time, a date
     /// without a month name such as `1/12/93`) gives `None`.
     pub fn parse_header(value: &[u8]) -> Option<Timestamp> {
+        if let Some(t) = usual(value) {
+            return Some(t);
+        }
         let mut toks = Tokens::new();
         if !toks.lex(value) {
             return None;
@@ -229,6 +232,26 @@ impl fmt::Display for Timestamp {
         let days = self.0.div_euclid(86_400);
         let secs = self.0.rem_euclid(86_400);
         let (y, m, d) = civil_from_days(days);
+        if (0..=9999).contains(&y) {
+            // Written out by hand: a date per message of a search's output,
+            // where the formatting machinery cost more than the rest.
+            let two = |b: &mut [u8], v: u32| {
+                b[0] = b'0' + (v / 10) as u8;
+                b[1] = b'0' + (v % 10) as u8;
+            };
+            let mut b = *b"0000-00-00T00:00:00Z";
+            let y = y as u32;
+            two(&mut b[0..2], y / 100);
+            two(&mut b[2..4], y % 100);
+            two(&mut b[5..7], m);
+            two(&mut b[8..10], d);
+            let secs = secs as u32;
+            two(&mut b[11..13], secs / 3600);
+            two(&mut b[14..16], secs / 60 % 60);
+            two(&mut b[17..19], secs % 60);
+            // Digits and punctuation: ASCII.
+            return f.write_str(std::str::from_utf8(&b).unwrap_or_default());
+        }
         write!(
             f,
             "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
@@ -286,6 +309,76 @@ fn days_in_month(y: i64, m: u32) -> u32 {
         4 | 6 | 9 | 11 => 30,
         _ => 31,
     }
+}
+
+/// The form nearly every `Date:` has, `Tue, 12 Jan 1993 14:02:11 -0500`
+/// (or `GMT` for the zone), read in one pass; `None` for anything else,
+/// which the general reading takes (a value this reads, it reads alike).
+fn usual(v: &[u8]) -> Option<Timestamp> {
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let s = v.iter().position(|b| !ws(b))?;
+    let e = v.iter().rposition(|b| !ws(b))? + 1;
+    let v = &v[s..e];
+    let num = |d: &[u8]| -> Option<u32> {
+        d.iter().try_fold(0u32, |n, &b| {
+            b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
+        })
+    };
+    let alpha = |w: &[u8]| w.iter().all(u8::is_ascii_alphabetic);
+    // "Tue, " then a day of one or two digits.
+    let head = v.get(..5)?;
+    if !(alpha(&head[..3]) && weekday(&head[..3]) && &head[3..] == b", ") {
+        return None;
+    }
+    let v = &v[5..];
+    let dl = if v.get(1) == Some(&b' ') { 1 } else { 2 };
+    // "12 Jan 1993 14:02:11 " and the zone.
+    let rest = v.get(dl..)?;
+    if rest.len() < 22 || rest[0] != b' ' || rest[4] != b' ' || rest[9] != b' ' {
+        return None;
+    }
+    if rest[12] != b':' || rest[15] != b':' || rest[18] != b' ' {
+        return None;
+    }
+    let day = num(&v[..dl])?;
+    let mon = &rest[1..4];
+    if !alpha(mon) {
+        return None;
+    }
+    let month = month(mon)?;
+    let year = num(&rest[5..9])?;
+    let (h, m, sec) = (
+        num(&rest[10..12])?,
+        num(&rest[13..15])?,
+        num(&rest[16..18])?,
+    );
+    let zone = match &rest[19..] {
+        b"GMT" => 0,
+        [sign @ (b'+' | b'-'), z @ ..] if z.len() == 4 => {
+            let z = num(z)?;
+            let minutes = hm(z / 100, z % 100)?;
+            if *sign == b'-' {
+                -minutes
+            } else {
+                minutes
+            }
+        }
+        _ => return None,
+    };
+    // A leap second, a year before 1000 and the like go the long way.
+    let year = i64::from(year);
+    if !(1000..=9999).contains(&year)
+        || day == 0
+        || day > days_in_month(year, month)
+        || h > 23
+        || m > 59
+        || sec > 59
+    {
+        return None;
+    }
+    let local = days_from_civil(year, month, day) * 86_400 + i64::from(h * 3600 + m * 60 + sec);
+    let t = local - i64::from(zone) * 60;
+    (EARLIEST..=LATEST).contains(&t).then_some(Timestamp(t))
 }
 
 /// One token of a date value. Comments, white space and commas separate
@@ -1218,6 +1311,62 @@ mod tests {
     /// offset: 1000-01-02 to 9999-12-30.
     const FIRST: i64 = EARLIEST + 86_400;
     const LAST: i64 = LATEST - 86_400;
+
+    /// The general reading alone, without the shortcut for the usual form.
+    fn general(v: &[u8]) -> Option<Timestamp> {
+        let mut toks = Tokens::new();
+        if !toks.lex(v) {
+            return None;
+        }
+        Fields::read(toks.as_slice())?.timestamp()
+    }
+
+    #[test]
+    fn the_usual_form_reads_as_the_general_reading() {
+        let mut read = 0;
+        for wd in ["Tue", "tue", "Thu", "Xyz", "Tu1"] {
+            for day in ["0", "1", "09", "29", "30", "31", "32", "1x", "123"] {
+                for mon in ["Jan", "feb", "Feb", "Apr", "Sept", "J4n"] {
+                    for year in ["0999", "1000", "1900", "1993", "2000", "9999", "93"] {
+                        for time in [
+                            "00:00:00", "23:59:59", "24:00:00", "12:60:00", "12:00:60", "1:02:03",
+                        ] {
+                            for zone in [
+                                "GMT", "+0000", "-0500", "+2359", "+2400", "-0060", "EST", "+05",
+                                "-05:00", "GMT (x)",
+                            ] {
+                                for form in [
+                                    "{w}, {d} {m} {y} {t} {z}",
+                                    " {w}, {d} {m} {y} {t} {z}\r",
+                                    "{w} {d} {m} {y} {t} {z}",
+                                    "{w},  {d} {m} {y} {t} {z}",
+                                ] {
+                                    let v = form
+                                        .replace("{w}", wd)
+                                        .replace("{d}", day)
+                                        .replace("{m}", mon)
+                                        .replace("{y}", year)
+                                        .replace("{t}", time)
+                                        .replace("{z}", zone);
+                                    let fast = usual(v.as_bytes());
+                                    read += usize::from(fast.is_some());
+                                    if fast.is_some() {
+                                        assert_eq!(fast, general(v.as_bytes()), "{v:?}");
+                                    }
+                                    assert_eq!(
+                                        Timestamp::parse_header(v.as_bytes()),
+                                        general(v.as_bytes()),
+                                        "{v:?}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(read > 1000, "{read}");
+    }
 
     proptest::proptest! {
         #[test]

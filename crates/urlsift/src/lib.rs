@@ -113,6 +113,7 @@ mod class;
 mod date;
 mod error;
 mod html;
+mod lines;
 mod map;
 mod matches;
 mod mbox;

@@ -122,17 +122,24 @@ impl std::str::FromStr for Fields {
 /// ([`Fields`]), each `None` when not asked for or not found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MessageInfo {
-    message_id: Option<Box<str>>,
+    /// The `Message-ID` (UTF-8) and then the subject, in one allocation
+    /// (one message's metadata is built per message read).
+    text: Box<[u8]>,
+    /// Where the `Message-ID` ends in `text`, when known.
+    id_end: Option<usize>,
+    /// Whether the subject (the rest of `text`) is known.
+    has_subject: bool,
     date: Option<(Timestamp, DateSource)>,
     newsgroups: Option<Box<[Box<str>]>>,
-    subject: Option<Box<[u8]>>,
 }
 
 impl MessageInfo {
     /// The `Message-ID`, as written (trimmed; bytes that are not UTF-8
     /// replaced).
     pub fn message_id(&self) -> Option<&str> {
-        self.message_id.as_deref()
+        // Written from a `str`: always UTF-8.
+        let e = self.id_end?;
+        std::str::from_utf8(&self.text[..e]).ok()
     }
 
     /// The message's date and the field it was read from: `Date:`, else
@@ -154,7 +161,8 @@ impl MessageInfo {
     /// held bytes that are not (an encoded word in another charset stays
     /// as written).
     pub fn subject(&self) -> Option<&[u8]> {
-        self.subject.as_deref()
+        self.has_subject
+            .then(|| &self.text[self.id_end.unwrap_or(0)..])
     }
 
     /// [`MessageInfo::subject`] as text, bytes that are not UTF-8 replaced.
@@ -163,10 +171,10 @@ impl MessageInfo {
     }
 
     fn is_empty(&self) -> bool {
-        self.message_id.is_none()
+        self.id_end.is_none()
             && self.date.is_none()
             && self.newsgroups.is_none()
-            && self.subject.is_none()
+            && !self.has_subject
     }
 }
 
@@ -196,17 +204,36 @@ enum Slot {
 pub(crate) struct Collector {
     fields: Fields,
     last: Option<Slot>,
-    id: Option<Vec<u8>>,
     id_folding: bool,
+    /// Boxed: taken out whole for each message (see
+    /// [`Collector::take_values`]), it moves as a pointer.
+    v: Box<Values>,
+    /// The buffers of the values of messages read before, for the next.
+    spare: Vec<Vec<u8>>,
+    /// Empty boxes of values taken back, for the next (the boxes are what
+    /// is kept: their allocations).
+    #[allow(clippy::vec_box)]
+    boxes: Vec<Box<Values>>,
+}
+
+/// The values of the wanted fields of one header block, as read (each at
+/// most [`VALUE_CAP`] bytes): what [`Values::info`] makes the message's
+/// metadata of, when asked.
+#[derive(Debug, Default)]
+pub(crate) struct Values {
+    id: Option<Vec<u8>>,
     date: Option<Vec<u8>>,
     posted: Option<Vec<u8>>,
     nntp: Option<Vec<u8>>,
     groups: Option<Vec<u8>>,
     subject: Option<Vec<u8>>,
     from_line: Option<Vec<u8>>,
-    /// The buffers of the values of messages read before, for the next.
-    spare: Vec<Vec<u8>>,
 }
+
+/// Most spare buffers (and boxes) a collector keeps: enough for the
+/// messages of a step of the tracker's input, whose values live until
+/// their matches are handed on (a few megabytes at most).
+const SPARE_KEPT: usize = 1024;
 
 fn trim(v: &[u8]) -> &[u8] {
     let s = v
@@ -241,13 +268,13 @@ impl Collector {
     pub fn reset(&mut self) {
         let spare = &mut self.spare;
         for slot in [
-            &mut self.id,
-            &mut self.date,
-            &mut self.posted,
-            &mut self.nntp,
-            &mut self.groups,
-            &mut self.subject,
-            &mut self.from_line,
+            &mut self.v.id,
+            &mut self.v.date,
+            &mut self.v.posted,
+            &mut self.v.nntp,
+            &mut self.v.groups,
+            &mut self.v.subject,
+            &mut self.v.from_line,
         ] {
             spare.extend(slot.take());
         }
@@ -255,10 +282,23 @@ impl Collector {
         self.id_folding = false;
     }
 
+    /// No field is being read on: a continuation line changes nothing,
+    /// and neither does a line whose name starts with a letter other than
+    /// those of [`Collector::FIRST`].
+    pub fn idle(&self) -> bool {
+        self.last.is_none() && !self.id_folding
+    }
+
+    /// The first bytes of the lines that matter to an idle collector: the
+    /// first letters of the names it reads, and those of an empty line.
+    pub const FIRST: [u8; 12] = [
+        b'\n', b'\r', b'D', b'd', b'M', b'm', b'N', b'n', b'P', b'p', b'S', b's',
+    ];
+
     /// The mbox `From ` line that starts the message.
     pub fn mbox_line(&mut self, line: &[u8]) {
         if self.fields.contains(Fields::DATE) {
-            self.from_line = Some(capped(&mut self.spare, line));
+            self.v.from_line = Some(capped(&mut self.spare, line));
         }
     }
 
@@ -270,17 +310,17 @@ impl Collector {
             if self.id_folding {
                 let v = trim(line);
                 if !v.is_empty() {
-                    self.id = Some(capped(&mut self.spare, v));
+                    self.v.id = Some(capped(&mut self.spare, v));
                     self.id_folding = false;
                 }
                 return;
             }
             let slot = match self.last {
-                Some(Slot::Date) => &mut self.date,
-                Some(Slot::Posted) => &mut self.posted,
-                Some(Slot::Nntp) => &mut self.nntp,
-                Some(Slot::Groups) => &mut self.groups,
-                Some(Slot::Subject) => &mut self.subject,
+                Some(Slot::Date) => &mut self.v.date,
+                Some(Slot::Posted) => &mut self.v.posted,
+                Some(Slot::Nntp) => &mut self.v.nntp,
+                Some(Slot::Groups) => &mut self.v.groups,
+                Some(Slot::Subject) => &mut self.v.subject,
                 _ => return,
             };
             if let Some(v) = slot {
@@ -292,6 +332,14 @@ impl Collector {
         }
         self.id_folding = false;
         self.last = None;
+        // Only these names are read (most lines of a header are others,
+        // let go without looking for their colon).
+        if !line
+            .first()
+            .is_some_and(|b| Collector::FIRST[2..].contains(b))
+        {
+            return;
+        }
         let Some(colon) = memchr(b':', line) else {
             return;
         };
@@ -306,12 +354,12 @@ impl Collector {
             _ => return,
         };
         let (want, target) = match slot {
-            Slot::Id => (Fields::MESSAGE_ID, &mut self.id),
-            Slot::Date => (Fields::DATE, &mut self.date),
-            Slot::Posted => (Fields::DATE, &mut self.posted),
-            Slot::Nntp => (Fields::DATE, &mut self.nntp),
-            Slot::Groups => (Fields::NEWSGROUPS, &mut self.groups),
-            Slot::Subject => (Fields::SUBJECT, &mut self.subject),
+            Slot::Id => (Fields::MESSAGE_ID, &mut self.v.id),
+            Slot::Date => (Fields::DATE, &mut self.v.date),
+            Slot::Posted => (Fields::DATE, &mut self.v.posted),
+            Slot::Nntp => (Fields::DATE, &mut self.v.nntp),
+            Slot::Groups => (Fields::NEWSGROUPS, &mut self.v.groups),
+            Slot::Subject => (Fields::SUBJECT, &mut self.v.subject),
         };
         // The first of each field counts.
         if !self.fields.contains(want) || target.is_some() {
@@ -320,7 +368,7 @@ impl Collector {
         if slot == Slot::Id {
             match trim(value) {
                 [] => self.id_folding = true,
-                v => self.id = Some(capped(&mut self.spare, v)),
+                v => self.v.id = Some(capped(&mut self.spare, v)),
             }
             return;
         }
@@ -328,6 +376,44 @@ impl Collector {
         self.last = Some(slot);
     }
 
+    /// What was read, `None` when nothing.
+    pub fn info(&self) -> Option<Arc<MessageInfo>> {
+        self.v.info()
+    }
+
+    /// The values read, taken out (for [`Values::info`] later); the
+    /// collector starts over for the next message.
+    pub fn take_values(&mut self) -> Box<Values> {
+        self.last = None;
+        self.id_folding = false;
+        let empty = self.boxes.pop().unwrap_or_default();
+        std::mem::replace(&mut self.v, empty)
+    }
+
+    /// Takes back the buffers of values taken out before.
+    pub fn recycle(&mut self, mut v: Box<Values>) {
+        for b in [
+            &mut v.id,
+            &mut v.date,
+            &mut v.posted,
+            &mut v.nntp,
+            &mut v.groups,
+            &mut v.subject,
+            &mut v.from_line,
+        ] {
+            if let Some(b) = b.take() {
+                if self.spare.len() < SPARE_KEPT {
+                    self.spare.push(b);
+                }
+            }
+        }
+        if self.boxes.len() < SPARE_KEPT {
+            self.boxes.push(v);
+        }
+    }
+}
+
+impl Values {
     /// What was read, `None` when nothing.
     pub fn info(&self) -> Option<Arc<MessageInfo>> {
         let date = || {
@@ -344,23 +430,30 @@ impl Collector {
                     Some((t, DateSource::FromLine))
                 })
         };
+        let id = self.id.as_deref().map(String::from_utf8_lossy);
+        let subject = self.subject.as_deref().map(|v| {
+            let v = trim(v);
+            match memmem::find(v, b"=?") {
+                Some(_) => Cow::Owned(decode_words(v)),
+                None => Cow::Borrowed(v),
+            }
+        });
+        let len = id.as_ref().map_or(0, |i| i.len()) + subject.as_ref().map_or(0, |s| s.len());
+        let mut text = Vec::with_capacity(len);
+        text.extend_from_slice(id.as_deref().unwrap_or_default().as_bytes());
+        text.extend_from_slice(subject.as_deref().unwrap_or_default());
         let info = MessageInfo {
-            message_id: self
-                .id
-                .as_deref()
-                .map(|v| String::from_utf8_lossy(v).into()),
+            text: text.into_boxed_slice(),
+            id_end: id.as_ref().map(|i| i.len()),
+            has_subject: subject.is_some(),
             date: date(),
             newsgroups: self.groups.as_deref().map(|v| {
-                v.split(|&b| b == b',')
-                    .map(trim)
-                    .filter(|g| !g.is_empty())
-                    .map(|g| String::from_utf8_lossy(g).into())
-                    .collect()
+                let groups = || v.split(|&b| b == b',').map(trim).filter(|g| !g.is_empty());
+                // Sized first: the list is boxed without moving it again.
+                let mut list = Vec::with_capacity(groups().count());
+                list.extend(groups().map(|g| String::from_utf8_lossy(g).into()));
+                list.into_boxed_slice()
             }),
-            subject: self
-                .subject
-                .as_deref()
-                .map(|v| decode_words(trim(v)).into()),
         };
         (!info.is_empty()).then(|| Arc::new(info))
     }

@@ -14,12 +14,13 @@
 //! known.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use memchr::memchr;
 
+use crate::lines::next_line_start_in;
 use crate::matches::Match;
-use crate::message::{Collector, Fields, MessageInfo, LINE_CAP, WINDOW};
+use crate::message::{Collector, Fields, MessageInfo, Values, LINE_CAP, WINDOW};
 
 /// What the tracker is reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,11 +62,68 @@ pub struct MessageTracker {
     header_start: u64,
     /// The header is past [`WINDOW`]: what it holds is decided.
     decided: bool,
-    /// Message starts (raw offsets) with their metadata, in order; the
-    /// last one's is `None` while its header is read.
-    starts: VecDeque<(u64, Option<Arc<MessageInfo>>)>,
-    /// The info of the message in force before the first start kept.
-    before: Option<Arc<MessageInfo>>,
+    /// Message starts with their metadata, in order; the last one's is
+    /// `None` while its header is read.
+    starts: VecDeque<Start>,
+    /// The message in force before the first start kept.
+    before: Option<Start>,
+    /// Every message start found, in order, when a caller asks for them
+    /// (and empties it as it goes).
+    pub(crate) log: Option<Vec<u64>>,
+}
+
+/// A message start (a raw offset) and its metadata, made only when a match
+/// asks for it (most of the cost of a message's metadata is making it, and
+/// many messages hold no URL).
+#[derive(Debug)]
+struct Start {
+    at: u64,
+    /// The metadata, once made: by the tracker's own lookups (no lock),
+    /// or else by a shared one (`shared`).
+    info: Option<Option<Arc<MessageInfo>>>,
+    shared: OnceLock<Option<Arc<MessageInfo>>>,
+    /// The values its metadata is made of, until it is forgotten.
+    values: Option<Box<Values>>,
+}
+
+impl Start {
+    fn new(at: u64) -> Start {
+        Start {
+            at,
+            info: None,
+            shared: OnceLock::new(),
+            values: None,
+        }
+    }
+
+    /// Its metadata is `info`, at once.
+    fn set(&mut self, info: Option<Arc<MessageInfo>>) {
+        self.info = Some(info);
+        self.shared = OnceLock::new();
+    }
+
+    fn make(&self) -> Option<Arc<MessageInfo>> {
+        self.values.as_deref().and_then(Values::info)
+    }
+
+    fn info(&self) -> Option<&Arc<MessageInfo>> {
+        match &self.info {
+            Some(info) => info.as_ref(),
+            None => self.shared.get_or_init(|| self.make()).as_ref(),
+        }
+    }
+
+    /// [`Start::info`] without the lock a shared reference needs.
+    fn info_mut(&mut self) -> Option<&Arc<MessageInfo>> {
+        if self.info.is_none() {
+            let info = match self.shared.take() {
+                Some(info) => info,
+                None => self.make(),
+            };
+            self.info = Some(info);
+        }
+        self.info.as_ref().and_then(Option::as_ref)
+    }
 }
 
 fn empty_line(line: &[u8]) -> bool {
@@ -96,6 +154,7 @@ impl MessageTracker {
             decided: false,
             starts: VecDeque::new(),
             before: None,
+            log: None,
         }
     }
 
@@ -135,6 +194,10 @@ impl MessageTracker {
             }
             if self.mode == Mode::Text {
                 i = self.text(data, i, base);
+                continue;
+            }
+            if self.mode == Mode::Header && self.collector.idle() {
+                i = self.header_lines(data, i, base);
                 continue;
             }
             match memchr(b'\n', &data[i..]) {
@@ -193,6 +256,35 @@ impl MessageTracker {
         data.len()
     }
 
+    /// Header lines from the line start `data[i]` while the collector is
+    /// idle: only a line that may start a wanted field or end the block
+    /// matters, found by search (the others change nothing, and a header
+    /// past [`WINDOW`] decides what it holds at the next line read, which
+    /// is what it held at the line before). Returns where reading goes on
+    /// (a line start, or the end of `data`).
+    fn header_lines(&mut self, data: &[u8], i: usize, base: u64) -> usize {
+        const FIRST: [u8; 12] = Collector::FIRST;
+        if FIRST.contains(&data[i]) {
+            return self.line_at(data, i, base);
+        }
+        // The lines let go are not empty.
+        self.prev_empty = false;
+        if let Some(s) = next_line_start_in(data, i, FIRST, |_| true) {
+            return self.line_at(data, s, base);
+        }
+        // The line begun after the last line feed, if any, is read whole
+        // when its end comes.
+        let rest_at = memchr::memrchr(b'\n', &data[i..]).map_or(i, |k| i + k + 1);
+        let rest = &data[rest_at..];
+        if !rest.is_empty() {
+            self.line = Some((
+                rest[..rest.len().min(LINE_CAP)].to_vec(),
+                base + rest_at as u64,
+            ));
+        }
+        data.len()
+    }
+
     /// Reads the line at `data[s]` through [`MessageTracker::whole_line`].
     fn line_at(&mut self, data: &[u8], s: usize, base: u64) -> usize {
         match memchr(b'\n', &data[s..]) {
@@ -231,13 +323,15 @@ impl MessageTracker {
                     if self.decided {
                         // Past the window: the text after the header takes
                         // all of it.
-                        self.starts.push_back((at, self.collector.info()));
+                        let mut start = Start::new(at);
+                        start.values = Some(self.collector.take_values());
+                        self.starts.push_back(start);
                     }
-                    self.end_header();
+                    self.end_header(true);
                     self.mode = Mode::Text;
                 } else {
                     if !self.decided && at - self.header_start > WINDOW {
-                        self.end_header();
+                        self.end_header(false);
                     }
                     self.collector.line(line);
                 }
@@ -248,13 +342,16 @@ impl MessageTracker {
     /// A message starts at `at` with `line`.
     fn begin(&mut self, line: &[u8], at: u64) {
         if self.mode == Mode::Header && !self.decided {
-            self.end_header();
+            self.end_header(true);
         }
         self.mode = Mode::Header;
         self.header_start = at;
         self.decided = false;
         self.collector.reset();
-        self.starts.push_back((at, None));
+        self.starts.push_back(Start::new(at));
+        if let Some(log) = &mut self.log {
+            log.push(at);
+        }
         if line.starts_with(b"From ") {
             self.collector.mbox_line(line);
         } else {
@@ -262,15 +359,22 @@ impl MessageTracker {
         }
     }
 
-    /// The header is read (or past its window): its info is decided.
-    fn end_header(&mut self) {
+    /// The header is read (`complete`: its values are taken, the
+    /// metadata made when asked) or past its window (made of what is read
+    /// so far, at once): its info is decided.
+    fn end_header(&mut self, complete: bool) {
         if self.decided {
             return;
         }
         self.decided = true;
-        let info = self.collector.info();
         if let Some(last) = self.starts.back_mut() {
-            last.1 = info;
+            if complete {
+                last.info = None;
+                last.shared = OnceLock::new();
+                last.values = Some(self.collector.take_values());
+            } else {
+                last.set(self.collector.info());
+            }
         }
     }
 
@@ -280,7 +384,7 @@ impl MessageTracker {
             self.whole_line(&line, at);
         }
         if self.mode == Mode::Header {
-            self.end_header();
+            self.end_header(true);
         }
     }
 
@@ -295,28 +399,48 @@ impl MessageTracker {
     pub fn lookup(&self, at: u64) -> Option<&Arc<MessageInfo>> {
         // Most lookups are in the first message kept (what is before the
         // caller is forgotten) or in the last one.
-        if let Some((s, info)) = self.starts.back() {
-            if *s <= at {
-                return info.as_ref();
+        if let Some(last) = self.starts.back() {
+            if last.at <= at {
+                return last.info();
             }
         }
         if let (Some(first), Some(second)) = (self.starts.front(), self.starts.get(1)) {
-            if first.0 <= at && at < second.0 {
-                return first.1.as_ref();
+            if first.at <= at && at < second.at {
+                return first.info();
             }
         }
-        let i = self.starts.partition_point(|&(s, _)| s <= at);
+        let i = self.starts.partition_point(|s| s.at <= at);
         match i {
-            0 => self.before.as_ref(),
-            _ => self.starts[i - 1].1.as_ref(),
+            0 => self.before.as_ref().and_then(Start::info),
+            _ => self.starts[i - 1].info(),
         }
+    }
+
+    /// [`MessageTracker::lookup`] for a caller that may change it.
+    fn lookup_mut(&mut self, at: u64) -> Option<&Arc<MessageInfo>> {
+        let first = |s: &VecDeque<Start>| match (s.front(), s.get(1)) {
+            (Some(a), Some(b)) => a.at <= at && at < b.at,
+            _ => false,
+        };
+        // As in `lookup`: the first message kept, or the last.
+        let start = match self.starts.back() {
+            Some(last) if last.at <= at => self.starts.back_mut(),
+            _ if first(&self.starts) => self.starts.front_mut(),
+            _ => match self.starts.partition_point(|s| s.at <= at) {
+                0 => self.before.as_mut(),
+                i => self.starts.get_mut(i - 1),
+            },
+        };
+        start.and_then(Start::info_mut)
     }
 
     /// No offset before `at` is looked up any more.
     pub fn forget(&mut self, at: u64) {
-        while self.starts.len() > 1 && self.starts[1].0 <= at {
-            if let Some((_, info)) = self.starts.pop_front() {
-                self.before = info;
+        while self.starts.len() > 1 && self.starts[1].at <= at {
+            if let Some(start) = self.starts.pop_front() {
+                if let Some(values) = self.before.replace(start).and_then(|b| b.values) {
+                    self.collector.recycle(values);
+                }
             }
         }
     }
@@ -330,8 +454,8 @@ impl MessageTracker {
         let mut starts: Vec<(u64, Option<Arc<MessageInfo>>)> = self
             .starts
             .iter()
-            .filter(|(s, _)| *s > from)
-            .cloned()
+            .filter(|s| s.at > from)
+            .map(|s| (s.at, s.info().cloned()))
             .collect();
         if let Some(s) = self.undecided() {
             let partial = self.collector.info();
@@ -390,7 +514,7 @@ impl Attach {
         }
         // Matches come in order: the messages before this one are done.
         self.tracker.forget(m.offset());
-        m.message = self.tracker.lookup(m.offset()).cloned();
+        m.message = self.tracker.lookup_mut(m.offset()).cloned();
         each(m);
     }
 
@@ -404,7 +528,7 @@ impl Attach {
             let Some(mut m) = self.held.pop_front() else {
                 break;
             };
-            m.message = self.tracker.lookup(m.offset()).cloned();
+            m.message = self.tracker.lookup_mut(m.offset()).cloned();
             each(&mut m);
         }
         let floor = self.held.front().map_or(floor, |m| floor.min(m.offset()));

@@ -1282,6 +1282,9 @@ pub(crate) struct MimeScan {
     scratch_map: Map,
     /// The top-level messages, when fields are asked for.
     attach: Option<Box<Attach>>,
+    /// With `attach`: the message starts its tracker found in the step
+    /// being read, which spare [`unchanged`]'s survey its own search.
+    known: Option<Vec<u64>>,
 }
 
 /// Raw bytes handed to the reader at once.
@@ -1352,8 +1355,12 @@ impl MimeScan {
             in_place: true,
             scratch: Vec::new(),
             scratch_map: Map::default(),
-            attach: (!scanner.get_fields().is_empty())
-                .then(|| Box::new(Attach::new(scanner.get_fields()))),
+            attach: (!scanner.get_fields().is_empty()).then(|| {
+                let mut attach = Box::new(Attach::new(scanner.get_fields()));
+                attach.tracker.log = Some(Vec::new());
+                attach
+            }),
+            known: (!scanner.get_fields().is_empty()).then(Vec::new),
         }
     }
 
@@ -1383,6 +1390,10 @@ impl MimeScan {
         // comes at once.
         for step in data.chunks(ATTACH_STEP) {
             attach.tracker.feed(step);
+            if let (Some(log), Some(known)) = (&mut attach.tracker.log, &mut self.known) {
+                std::mem::swap(log, known);
+                log.clear();
+            }
             self.feed_bytes(step, &mut |m| attach.take(m, each));
             // No match to come starts before the oldest byte the map
             // still translates.

@@ -32,13 +32,13 @@
 
 use memchr::{memchr, memrchr};
 
-use super::structure::next_line_start_in;
 use super::{
     content_type_value, field_name, opens_message, py_space, py_strip, read_as_text, scan_window,
     type_byte,
 };
 use super::{Field, MimeScan, Place};
 use super::{Mode, Out, Pass, Reader, HOLD};
+use crate::lines::next_line_start_in;
 use crate::matches::Match;
 use crate::mbox::next_message_start;
 
@@ -65,7 +65,18 @@ struct Survey {
 /// Header blocks are walked line by line (a few lines per message, each
 /// looked at only when it starts with `C` or `c`); in text only an `F` can
 /// start what matters, a message, found by one vector search.
-fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Survey {
+///
+/// `known`, when given, holds every message start (raw offsets, in order)
+/// from `bytes[0]` (raw offset `base`) to its end, found already by a
+/// [`MessageTracker`](crate::MessageTracker) that frames messages alike:
+/// the search in text looks them up instead.
+fn survey(
+    bytes: &[u8],
+    mode: Mode,
+    at_line_start: bool,
+    prev_empty: bool,
+    known: Option<(&[u64], u64)>,
+) -> Survey {
     let Some(k) = memrchr(b'\n', bytes) else {
         return Survey {
             end: 0,
@@ -122,7 +133,18 @@ fn survey(bytes: &[u8], mode: Mode, at_line_start: bool, prev_empty: bool) -> Su
             }
             continue;
         }
-        let Some(p) = next_message_start(bytes, pos) else {
+        let next = match known {
+            Some((starts, base)) => {
+                let at = base + pos as u64;
+                let i = starts.partition_point(|&s| s < at);
+                starts
+                    .get(i)
+                    .map(|&s| (s - base) as usize)
+                    .filter(|&p| p < bytes.len())
+            }
+            None => next_message_start(bytes, pos),
+        };
+        let Some(p) = next else {
             break;
         };
         pos = p + 1;
@@ -315,7 +337,8 @@ impl MimeScan {
             return 0;
         }
         let at_ls = self.reader.at_line_start;
-        let found = survey(data, self.reader.mode, at_ls, self.reader.prev_empty);
+        let known = self.known.as_deref().map(|k| (k, self.rbase));
+        let found = survey(data, self.reader.mode, at_ls, self.reader.prev_empty, known);
         if found.end == 0 {
             return 0;
         }
@@ -393,7 +416,7 @@ mod tests {
     use super::*;
 
     fn end(mode: Mode, text: &[u8]) -> usize {
-        survey(text, mode, true, true).end
+        survey(text, mode, true, true, None).end
     }
 
     /// A header block of `Subject: x` and `field` (at offset 11), a body
@@ -412,10 +435,16 @@ mod tests {
         for mode in [Mode::Start, Mode::Plain, Mode::Lead] {
             assert_eq!(end(mode, text), text.len());
         }
-        assert_eq!(survey(text, Mode::Plain, true, true).last_message, Some(0));
+        assert_eq!(
+            survey(text, Mode::Plain, true, true, None).last_message,
+            Some(0)
+        );
         // The first line of an input is no message start (it decides
         // whether the input is a message).
-        assert_eq!(survey(text, Mode::Start, true, true).last_message, None);
+        assert_eq!(
+            survey(text, Mode::Start, true, true, None).last_message,
+            None
+        );
     }
 
     #[test]
@@ -505,20 +534,20 @@ mod tests {
     #[test]
     fn message_starts_need_an_empty_line_before() {
         let text = b"x\n\nFrom a\nb\nFrom c\n\r\nFrom d\nz";
-        let s = survey(text, Mode::Plain, true, false);
+        let s = survey(text, Mode::Plain, true, false, None);
         assert_eq!(s.end, text.len() - 1);
         assert_eq!(s.last_message, Some(21));
         // Not at a line start: the first line's start is not in the bytes.
-        let at = |ls, pe| survey(b"\nFrom x\n", Mode::Plain, ls, pe).last_message;
+        let at = |ls, pe| survey(b"\nFrom x\n", Mode::Plain, ls, pe, None).last_message;
         assert_eq!(at(false, true), None);
         assert_eq!(at(true, false), Some(1));
         assert_eq!(
-            survey(b"From x\n", Mode::Plain, true, false).last_message,
+            survey(b"From x\n", Mode::Plain, true, false, None).last_message,
             None
         );
         // Inside a line begun before, an `F` starts nothing.
         assert_eq!(
-            survey(b"From x\n", Mode::Plain, false, true).last_message,
+            survey(b"From x\n", Mode::Plain, false, true, None).last_message,
             None
         );
     }
@@ -578,7 +607,7 @@ mod tests {
         assert_eq!(end(Mode::Header, text), 7);
         // A header line begun before the bytes is not an empty one.
         let text = b"\ncontent-type: text/html\n";
-        assert_eq!(survey(text, Mode::Header, false, false).end, 1);
+        assert_eq!(survey(text, Mode::Header, false, false, None).end, 1);
     }
 
     /// Pieces of mostly plain mail (see `in_place_reads_plain_mail_as_the_reader`).
