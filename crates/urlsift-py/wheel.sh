@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the wheel that cluster nodes install: manylinux2014 (glibc 2.17),
 # linked with zig's cross linker so that the build machine's newer glibc
-# does not leak in, and checks its platform tag with auditwheel. A second
-# release build of the crate (fat LTO: several minutes on 2 cores), so it is
-# its own script rather than part of ci.sh. The wheel goes to
-# target/wheels/; URLSIFT_PY_VENV sets the venv (ci.sh's by default).
+# does not leak in, and checks its platform tag with auditwheel. .ci/run
+# calls it after ci.sh (whose build it reuses but for the C codecs, which
+# zig compiles again). The wheel goes to target/wheels/; URLSIFT_PY_VENV
+# sets the venv (ci.sh's by default).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
