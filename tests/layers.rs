@@ -120,3 +120,38 @@ fn the_test_reads_imports() {
     let src = "use crate::scan::Engine; // crate::mime\nlet x = crate::url::Url::parse(b);\n#[cfg(test)]\nuse crate::stream;";
     assert_eq!(imports(src), ["scan", "url"]);
 }
+
+/// The command's layers: the printer knows nothing of the search (its
+/// scheduler, its units), and the search hands matches to the printer's
+/// face (`crate::printer::X`), never into its modules.
+#[test]
+fn the_command_search_and_printer_point_one_way() {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../urlsift-cli/src");
+    let mut bad = Vec::new();
+    let mut printer = vec![cli.join("printer.rs")];
+    walk(&cli.join("printer"), &mut printer);
+    for f in &printer {
+        let src = fs::read_to_string(f).unwrap();
+        if imports(&src).iter().any(|m| m == "search") {
+            bad.push(format!("{} imports crate::search", f.display()));
+        }
+    }
+    let mut search = Vec::new();
+    walk(&cli.join("search"), &mut search);
+    for f in &search {
+        let src = fs::read_to_string(f).unwrap();
+        for line in src.lines().take_while(|l| l.trim() != "#[cfg(test)]") {
+            let code = line.split("//").next().unwrap_or("");
+            for inner in [
+                "crate::printer::context",
+                "crate::printer::tally",
+                "crate::printer::color",
+            ] {
+                if code.contains(inner) {
+                    bad.push(format!("{} reaches into {inner}", f.display()));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:?}");
+}

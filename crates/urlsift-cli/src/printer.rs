@@ -22,6 +22,11 @@ pub mod color;
 pub mod context;
 pub mod tally;
 
+// What the search hands its matches to: the printer's face to the rest of
+// the command (the search never names the printer's modules).
+pub use context::{ContextLines, Mark, OwnLines};
+pub use tally::Tally;
+
 use color::{Paint, Style};
 use urlsift::{Fields, Form, HyphenChoice, Match, MessageInfo};
 use urlsift::{Policy, Url};

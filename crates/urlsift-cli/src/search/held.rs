@@ -14,8 +14,7 @@
 //! are the raw lines of the input.
 
 use super::*;
-use crate::printer::context::{ContextLines, Mark, OwnLines};
-use crate::printer::{InputName, Recs};
+use crate::printer::{ContextLines, InputName, Mark, OwnLines, Recs};
 use urlsift::{Match, PushScanner};
 
 /// Raw bytes held behind the end of the bytes fed: more than the reader

@@ -1,8 +1,7 @@
 //! Ordered output: units written in input order whoever finishes them, and the sink that writes.
 
 use crate::args::Mode;
-use crate::printer::tally::Tally;
-use crate::printer::{Printer, Recs};
+use crate::printer::{Printer, Recs, Tally};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,7 +1,7 @@
 //! Searching one unit of work: a stream piece by piece, one small file, a batch of files.
 
 use crate::input::archive::Opened;
-use crate::printer::context::{ContextLines, OwnLines};
+use crate::printer::{ContextLines, OwnLines};
 use crate::printer::{InputName, Recs};
 use std::io::{self, Read};
 use std::sync::atomic::Ordering;
