@@ -83,7 +83,10 @@
 //! default those that are no alternative to plain text, their links as
 //! [`Form::Href`], rules 18 to 22) and naked URLs ([`Scanner::naked`],
 //! off by default: `https://example.org/x.` without brackets, rules 14 to
-//! 17, [`Form::Naked`]). [`Scanner::extract`] scans a slice at once. For
+//! 17, [`Form::Naked`]), and the message fields each match carries
+//! ([`Scanner::fields`], none by default: the [`Match::message`]'s date,
+//! newsgroups, subject and Message-ID). [`Scanner::extract`] scans a slice
+//! at once. For
 //! callers that split a large input among threads, [`PieceReader`] cuts
 //! it in [`Piece`]s at line starts and [`Scanner::scan_piece_each`] scans
 //! each in the raw reading: the command's own path for plain text.
