@@ -29,6 +29,10 @@ pub enum Value<'a> {
     StrList(Option<Vec<&'a str>>),
     /// An instant, `None` for null: a Spark `timestamp`, RFC 3339 in JSON.
     Time(Option<urlsift::Timestamp>),
+    /// Bytes that are text in most inputs (a subject): a string column
+    /// (U+FFFD for bytes that are not UTF-8), and in JSON what `--json`
+    /// writes, a string or `{"bytes":"<base64>"}`, so nothing is lost.
+    Bytes(Option<&'a [u8]>),
 }
 
 /// The Arrow layout of a field: how Python wraps its buffers.
@@ -249,15 +253,7 @@ pub const COLUMNS: &[Column] = &[
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        // A typed column holds text: bytes that are not UTF-8 as U+FFFD.
-        get: |r| {
-            Value::Str(
-                r.get()
-                    .message()
-                    .and_then(|i| i.subject())
-                    .map(String::from_utf8_lossy),
-            )
-        },
+        get: |r| Value::Bytes(r.get().message().and_then(|i| i.subject())),
     },
 ];
 
@@ -343,6 +339,7 @@ impl Built {
     fn push(&mut self, v: Value<'_>) {
         match (self, v) {
             (Built::Str(b), Value::Str(v)) => b.push(v.as_deref()),
+            (Built::Str(b), Value::Bytes(v)) => b.push(v.map(String::from_utf8_lossy).as_deref()),
             (Built::Int(valid, values), Value::Int(n)) => {
                 valid.push(true);
                 values.push(n as i64);
@@ -468,7 +465,15 @@ pub fn json_line(r: &Record, out: &mut Vec<u8>) {
                 let _ = write!(out, "{n}");
             }
             Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
-            Value::Time(None) => out.extend_from_slice(b"null"),
+            Value::Time(None) | Value::Bytes(None) => out.extend_from_slice(b"null"),
+            Value::Bytes(Some(v)) => match std::str::from_utf8(v) {
+                Ok(text) => json_str(out, text),
+                Err(_) => {
+                    out.extend_from_slice(br#"{"bytes":""#);
+                    base64(out, v);
+                    out.extend_from_slice(br#""}"#);
+                }
+            },
             Value::Time(Some(t)) => json_str(out, &t.to_string()),
             Value::Spans(spans) => {
                 out.push(b'[');
@@ -533,9 +538,45 @@ impl Rows for JsonBatch {
     }
 }
 
+/// Standard base64 with padding, as `--json` writes bytes that are not
+/// UTF-8. Hand-written: one function of a few lines, where a crate would
+/// be a dependency for it alone.
+fn base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * k)) as usize & 63]);
+            } else {
+                out.push(b'=');
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_as_the_command_writes_it() {
+        for (bytes, want) in [
+            (&b"a\xff"[..], "Yf8="),
+            (b"\xff\xfe\xfd", "//79"),
+            (b"\xffa\xff\xfe", "/2H//g=="),
+            (b"", ""),
+        ] {
+            let mut out = Vec::new();
+            base64(&mut out, bytes);
+            assert_eq!(out, want.as_bytes());
+        }
+    }
     use std::sync::Arc;
     use urlsift::Scanner;
 

@@ -361,3 +361,18 @@ def test_job_over_an_s3_prefix_gives_the_commands_rows(root, cli_json, corpus, s
     for part in sorted(out.glob("part-*.parquet")):
         got.extend(as_json(r) for r in pq.read_table(part).to_pylist())
     assert got == want
+
+
+def test_json_lines_keep_a_subject_that_is_not_utf8(cli_json, tmp_path):
+    from urlsift.arrow import record_batches
+
+    path = tmp_path / "latin1.eml"
+    path.write_bytes(b"Subject: caf\xe9 <news>\nDate: Tue, 12 Jan 1993 14:02:11 GMT\n\n<http://a.example/>\n")
+    want = cli_json(path)
+    assert want[0]["subject"] == {"bytes": "Y2Fm6SA8bmV3cz4="}
+    lines = [json.loads(v) for b in record_batches(str(path), json=True) for v in b.column(0).to_pylist()]
+    assert [r["subject"] for r in lines] == [w["subject"] for w in want]
+    assert [r["date"] for r in lines] == ["1993-01-12T14:02:11Z"]
+    # A typed column holds text: the byte that is not UTF-8 as U+FFFD.
+    rows = [r for b in record_batches(str(path)) for r in b.to_pylist()]
+    assert rows[0]["subject"] == "caf\ufffd <news>"
