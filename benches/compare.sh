@@ -127,15 +127,17 @@ u2, r2 = pair(us(2), rg(2), d)
 n1, q1 = pair([bin, "-j1", *raw, "-H", "-n", "news"], ["rg", "-j1", "-n", "-o", bare, "news"], d)
 m2, m1 = pair([bin, "-j2", *raw, "-n", "mail.mbox"], [bin, "-j1", *raw, "-n", "mail.mbox"], d)
 l1, f1 = pair(us(1), [loop, "mail.mbox", "news"], d)
+rss = {}
 # Where the CPU has AVX-512, the AVX2 paths too (most machines run them).
 avx512 = "avx512bw" in open("/proc/cpuinfo").read()
 if avx512:
     os.environ["URLSIFT_NO_AVX512"] = "1"
     v1, w1 = pair(us(1), rg(1), d)
     vn, wn = pair([bin, "-j1", *raw, "-H", "-n", "news"], ["rg", "-j1", "-n", "-o", bare, "news"], d)
+    rss["v1"] = peaks(us(1), rg(1), d)
+    rss["vn"] = peaks([bin, "-j1", *raw, "-H", "-n", "news"], ["rg", "-j1", "-n", "-o", bare, "news"], d)
     del os.environ["URLSIFT_NO_AVX512"]
 news = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(os.path.join(d, "news")) for f in fs)
-rss = {}
 rss["u1"] = peaks(us(1), rg(1), d)
 rss["u2"] = peaks(us(2), rg(2), d)
 rss["n1"] = peaks([bin, "-j1", *raw, "-H", "-n", "news"], ["rg", "-j1", "-n", "-o", bare, "news"], d)
@@ -152,8 +154,6 @@ row(f"urlsift -j2 {how} mail.mbox news vs rg -j2 -n -o BARE", u2, r2, "<= 0.60",
 row(f"urlsift -j1 {how} news (2000 files) vs rg -j1 -n -o BARE news", n1, q1, "<= 0.75", news, "n1")
 row("urlsift -j2 -n mail.mbox vs urlsift -j1 -n mail.mbox", m2, m1, "<= 0.62", mbox, "m2")
 if avx512:
-    rss["v1"] = rss["u1"]
-    rss["vn"] = rss["n1"]
     row(f"(AVX2 paths) urlsift -j1 {how} mail.mbox news vs rg -j1", v1, w1, "<= 0.65", nbytes, "v1")
     row(f"(AVX2 paths) urlsift -j1 {how} news vs rg -j1 news", vn, wn, "<= 0.75", news, "vn")
 sr = statistics.median(x[1] / y[1] for x, y in zip(l1, f1) if y[1] > 0)

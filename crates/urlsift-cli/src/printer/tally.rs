@@ -27,9 +27,9 @@ struct Entry {
     input: usize,
     line: u64,
     column: u64,
-    /// The earliest and latest message date (UTC seconds) of its
-    /// occurrences, where known.
-    dates: Option<(i64, i64)>,
+    /// The earliest and latest message date of its occurrences, where
+    /// known.
+    dates: Option<(Timestamp, Timestamp)>,
 }
 
 /// The tally of a run, fed the records in output order.
@@ -72,8 +72,9 @@ impl Tally {
                 .ok()
                 .and_then(|s| s.parse().ok())
         };
-        let (line, column, date) = (num(), num(), num());
-        let widen = |d: &mut Option<(i64, i64)>| {
+        let (line, column) = (num(), num());
+        let date = num().map(Timestamp::from_unix_seconds);
+        let widen = |d: &mut Option<(Timestamp, Timestamp)>| {
             if let Some(t) = date {
                 *d = Some(d.map_or((t, t), |(a, b)| (a.min(t), b.max(t))));
             }
@@ -139,10 +140,6 @@ impl Tally {
                 if self.dated {
                     match e.dates {
                         Some((a, b)) => {
-                            let (a, b) = (
-                                Timestamp::from_unix_seconds(a),
-                                Timestamp::from_unix_seconds(b),
-                            );
                             let _ = write!(buf, ",\"first_date\":\"{a}\",\"last_date\":\"{b}\"");
                         }
                         None => buf.extend_from_slice(b",\"first_date\":null,\"last_date\":null"),
@@ -167,10 +164,6 @@ impl Tally {
                 if self.dated {
                     match e.dates {
                         Some((a, b)) => {
-                            let (a, b) = (
-                                Timestamp::from_unix_seconds(a),
-                                Timestamp::from_unix_seconds(b),
-                            );
                             let _ = write!(buf, "\t{a}\t{b}");
                         }
                         None => buf.extend_from_slice(b"\t-\t-"),

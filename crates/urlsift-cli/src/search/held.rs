@@ -39,8 +39,8 @@ const MAX_LAG: u64 = 16 << 20;
 type Walk<'a, T> = dyn FnMut(&[u8], usize, u64, bool, Vec<T>) + 'a;
 
 /// The raw bytes of an input from offset `base` on, not yet walked, and
-/// the matches decided in them (`T`: a [`Mark`], or a match and its
-/// Message-ID), in order of their starts.
+/// the matches decided in them (`T`: a [`Mark`], or a match), in order of
+/// their starts.
 #[derive(Debug)]
 pub(super) struct Held<T> {
     bytes: Vec<u8>,
@@ -76,6 +76,30 @@ impl<T> Held<T> {
             .rposition(|(s, _)| *s <= start)
             .map_or(0, |k| k + 1);
         self.items.insert(k, (start, item));
+    }
+
+    /// Feeds the stream's push scanner (its matches moved to offsets from
+    /// `start`), holding the bytes fed and what `item` makes of each match
+    /// (its start and its item, `None` when filtered out). Returns whether
+    /// the input ends.
+    fn feed(
+        &mut self,
+        feed: Feed<'_>,
+        start: u64,
+        item: &mut dyn FnMut(&Match) -> Option<(u64, T)>,
+    ) -> bool {
+        let mut got = Vec::new();
+        let at_end = feed.run(
+            &mut |m| {
+                m.rebase(start, 0);
+                got.extend(item(m));
+            },
+            &mut self.bytes,
+        );
+        for (at, t) in got {
+            self.add(at, t);
+        }
+        at_end
     }
 
     /// Walks the bytes held up to `lag` bytes before their end (all of them
@@ -140,17 +164,9 @@ pub(super) fn search_piece_mime_context(
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> Recs {
-    let mut got = Vec::new();
-    let at_end = feed.run(
-        &mut |m| {
-            m.rebase(start, 0);
-            got.extend(ctx.printer.mark(m));
-        },
-        &mut held.bytes,
-    );
-    for mark in got {
-        held.add(mark.start, mark);
-    }
+    let at_end = held.feed(feed, start, &mut |m| {
+        ctx.printer.mark(m).map(|mark| (mark.start, mark))
+    });
     let mut recs = new_recs(false);
     held.release(at_end, &mut |bytes, limit, offset, _, marks| {
         cl.piece(&mut recs, name, bytes, limit, offset, marks);
@@ -160,7 +176,6 @@ pub(super) fn search_piece_mime_context(
 
 /// [`search_piece_mime_context`] for `--json`: each object with its URL's
 /// own raw lines, through `own`.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn search_piece_mime_json_lines(
     feed: Feed<'_>,
     start: u64,
@@ -169,17 +184,7 @@ pub(super) fn search_piece_mime_json_lines(
     ctx: Ctx<'_>,
     name: &InputName,
 ) -> Recs {
-    let mut got = Vec::new();
-    let at_end = feed.run(
-        &mut |m| {
-            m.rebase(start, 0);
-            got.push(m.clone());
-        },
-        &mut held.bytes,
-    );
-    for m in got {
-        held.add(m.offset(), m);
-    }
+    let at_end = held.feed(feed, start, &mut |m| Some((m.offset(), m.clone())));
     let mut recs = new_recs(false);
     held.release(at_end, &mut |bytes, limit, offset, at_end, matches| {
         own.piece(bytes, limit, offset, at_end, matches, &mut |m, text| {

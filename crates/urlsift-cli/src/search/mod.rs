@@ -77,11 +77,6 @@ pub(super) struct Ctx<'a> {
     pub(super) scanner: Scanner,
     pub(super) printer: &'a Printer,
     pub(super) msgs: bool,
-    /// Whether a large file must be read in order, not split among
-    /// threads: the raw reading's messages are tracked apart from the
-    /// scanning, from the input's start. The MIME reading splits a file
-    /// only at message starts, where its own framing starts anew.
-    pub(super) in_order: bool,
     pub(super) stop: &'a AtomicBool,
     /// How compressed inputs and archives are read.
     pub(super) opts: &'a ArchiveOpts,
@@ -90,6 +85,16 @@ pub(super) struct Ctx<'a> {
     pub(super) member_show: bool,
     /// `--glob`, which archive members are also held to.
     pub(super) globs: &'a Globs,
+}
+
+impl Ctx<'_> {
+    /// Whether a large file must be read in order, not split among
+    /// threads: the raw reading's messages are tracked apart from the
+    /// scanning, from the input's start. The MIME reading splits a file
+    /// only at message starts, where its own framing starts anew.
+    pub(super) fn in_order(&self) -> bool {
+        self.msgs && !self.scanner.get_mime()
+    }
 }
 
 pub(super) enum Fail {
@@ -147,7 +152,6 @@ pub fn run(cfg: Config) -> i32 {
         scanner,
         printer: &printer,
         msgs: cfg.needs_messages(),
-        in_order: cfg.needs_messages() && !scanner.get_mime(),
         stop: &stop,
         opts: &cfg.archive,
         member_show: cfg.with_filename.unwrap_or(true),

@@ -382,7 +382,7 @@ pub(super) fn run_parallel(
                         regular: true,
                         size: None,
                         ..
-                    } if !ctx.in_order && !gz_name(path) => (None, Some(unsized_weight())),
+                    } if !ctx.in_order() && !gz_name(path) => (None, Some(unsized_weight())),
                     Entry::File {
                         regular: true,
                         size: Some(n),
@@ -411,7 +411,7 @@ pub(super) fn run_parallel(
                     // by the pool's threads at once, the parts of one unit
                     // (not where messages are tracked in order: see
                     // `Ctx::in_order`).
-                    (Entry::File { path, .. }, Some(size)) if !ctx.in_order => {
+                    (Entry::File { path, .. }, Some(size)) if !ctx.in_order() => {
                         match open_peeked(&input.entry, path, ctx.opts) {
                             Ok((file, false)) => {
                                 let key = Key::unit(seq);

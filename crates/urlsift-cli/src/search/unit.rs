@@ -516,7 +516,7 @@ pub(super) fn search_batch<'s>(
         }
         let large = started.as_ref().is_ok_and(Started::large);
         // Messages tracked in order: never split then (see `Ctx::in_order`).
-        if large && !ctx.in_order {
+        if large && !ctx.in_order() {
             if let Some((file, size)) = large_plain(&input.entry, ctx.opts) {
                 if let Ok(s) = started {
                     s.recycle();

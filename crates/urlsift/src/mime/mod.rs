@@ -170,9 +170,6 @@ pub(crate) struct Reader {
     place: Place,
     /// The innermost forwarded message being read.
     forwarded: Option<Arc<MessageInfo>>,
-    /// The fields read of a forwarded message's header (its Message-ID
-    /// always).
-    fields: Fields,
     b64: base64::State,
     /// The content type last given to a text part's matches.
     last_content_type: Option<Arc<str>>,
@@ -218,7 +215,6 @@ impl Reader {
             delta: 0,
             place: Place::default(),
             forwarded: None,
-            fields: Fields::MESSAGE_ID,
             b64: base64::State::default(),
             last_content_type: None,
         }
@@ -538,7 +534,12 @@ impl Reader {
             depth,
             alternative,
             forwarded,
-            collector: Collector::new(if forwarded { self.fields } else { Fields::NONE }),
+            // A forwarded message's header gives the fields asked for, and
+            // its Message-ID always.
+            collector: Collector::new(match forwarded {
+                true => self.cfg.get_fields() | Fields::MESSAGE_ID,
+                false => Fields::NONE,
+            }),
             ..Header::default()
         };
         self.mode = Mode::Header;
@@ -1340,7 +1341,6 @@ impl MimeScan {
             .flatten()
             .unwrap_or_default();
         let mut reader = Reader::with(scanner);
-        reader.fields = scanner.get_fields() | Fields::MESSAGE_ID;
         reader.spare = b.html;
         MimeScan {
             reader,
