@@ -1,7 +1,7 @@
 //! Ordered output: units written in input order whoever finishes them, and the sink that writes.
 
 use crate::args::Mode;
-use crate::printer::{Printer, Recs, Tally};
+use crate::printer::{merge_report, write_report, Printer, Recs, Tally};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +28,8 @@ pub(super) struct Sink<'a> {
     /// With context lines: whether an input has written some, and whether
     /// the current one has (`--` goes between inputs).
     pub(super) wrote: (bool, bool),
+    /// With `--report`: the derivatives of the inputs written so far.
+    pub(super) report: Option<Box<urlsift_report::Derivatives>>,
 }
 
 impl<'a> Sink<'a> {
@@ -45,6 +47,7 @@ impl<'a> Sink<'a> {
             buf: Vec::new(),
             tally: printer.new_tally(),
             wrote: (false, false),
+            report: None,
         }
     }
 
@@ -53,11 +56,15 @@ impl<'a> Sink<'a> {
         if let Some(t) = &self.tally {
             t.write(&mut self.out)?;
         }
+        if let Some(dir) = self.printer.report_dir() {
+            write_report(dir, self.report.as_deref())?;
+        }
         self.out.flush()
     }
 
     /// Writes `r`, its relative line numbers moved by `base`.
     pub(super) fn write_recs(&mut self, mut r: Recs, base: u64) -> io::Result<()> {
+        merge_report(&mut self.report, r.report.take());
         let n = if self.printer.keyed() {
             r.shift_lines(base);
             self.buf.clear();
