@@ -452,3 +452,90 @@ pub(crate) fn xml(s: &mut String, v: &str) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accum::Row;
+
+    /// Rows of several dates, groups, schemes and hosts, some repeated.
+    fn rows() -> Vec<(String, Option<i64>, Vec<&'static str>, u64)> {
+        let urls = [
+            "http://www.a.example.com/x",
+            "ftp://ftp.b.example.co.uk/pub/",
+            "gopher://g.example.edu:70/1/",
+            "mailto:x@mail.example.com",
+            "news:comp.mail.misc",
+            "news:123@news.example.org",
+            "http://192.0.2.1/",
+            "telnet://localhost/",
+            "HTTP://WWW.A.EXAMPLE.COM/x",
+        ];
+        let groups: [&[&str]; 3] = [&["comp.a", "comp.b"], &["list.example.org"], &[]];
+        (0..60u64)
+            .map(|i| {
+                let date = (i % 7 != 0).then(|| 700_000_000 + (i as i64 % 11) * 40_000_000);
+                (
+                    urls[i as usize % urls.len()].to_string(),
+                    date,
+                    groups[i as usize % 3].to_vec(),
+                    i / 3,
+                )
+            })
+            .collect()
+    }
+
+    fn count(rows: &[(String, Option<i64>, Vec<&'static str>, u64)]) -> Derivatives {
+        let mut d = Derivatives::new();
+        for (u, t, g, m) in rows {
+            d.add(&Row {
+                url: u,
+                date: t.map(Timestamp::from_unix_seconds),
+                groups: g,
+                message: *m,
+                input: m % 4,
+            });
+        }
+        d
+    }
+
+    #[test]
+    fn merging_in_any_grouping_gives_the_same_files() {
+        let rows = rows();
+        let whole = Tables::new(&count(&rows)).files();
+        for cut in [1, 7, 20, 33, 59] {
+            let (a, b) = rows.split_at(cut);
+            let (a, b) = (count(a), count(b));
+            // Either order, and through the wire.
+            let mut ab = Derivatives::from_bytes(&a.to_bytes()).unwrap();
+            ab.merge(Derivatives::from_bytes(&b.to_bytes()).unwrap());
+            let mut ba = b.clone();
+            ba.merge(a.clone());
+            assert_eq!(Tables::new(&ab).files(), whole, "cut {cut}");
+            assert_eq!(Tables::new(&ba).files(), whole, "cut {cut}, reversed");
+        }
+        // Three parts, grouped either way.
+        let (a, rest) = rows.split_at(15);
+        let (b, c) = rest.split_at(30);
+        let mut left = count(a);
+        left.merge(count(b));
+        left.merge(count(c));
+        let mut right = count(b);
+        right.merge(count(c));
+        let mut r = count(a);
+        r.merge(right);
+        assert_eq!(Tables::new(&left).files(), whole);
+        assert_eq!(Tables::new(&r).files(), whole);
+    }
+
+    #[test]
+    fn bad_bytes_are_an_error() {
+        let d = count(&rows());
+        let b = d.to_bytes();
+        assert!(Derivatives::from_bytes(&b[..b.len() - 1]).is_err());
+        assert!(Derivatives::from_bytes(b"nonsense").is_err());
+        for cut in (0..b.len()).step_by(7) {
+            let _ = Derivatives::from_bytes(&b[..cut]);
+        }
+    }
+}
