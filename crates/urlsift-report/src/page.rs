@@ -267,6 +267,9 @@ fn hbars(s: &mut String, title: &str, xlabel: &str, rows: &[(String, u64)]) {
     s.push_str("</g></svg>");
 }
 
+/// A group's URLs and its domains with theirs.
+type GroupSum<'a> = (u64, Vec<(&'a str, u64)>);
+
 /// The page of `t`.
 pub fn render(t: &Tables) -> String {
     let mut s = String::with_capacity(64 * 1024);
@@ -484,13 +487,13 @@ pub fn render(t: &Tables) -> String {
     s.push_str("</tbody></table></div></section>\n");
 
     // Groups by domains.
-    let mut by_group: BTreeMap<&str, (u64, Vec<(&str, u64)>)> = BTreeMap::new();
+    let mut by_group: BTreeMap<&str, GroupSum> = BTreeMap::new();
     for r in &t.groups {
         let e = by_group.entry(&r.group).or_default();
         e.0 += r.urls;
         e.1.push((&r.domain, r.urls));
     }
-    let mut gl: Vec<(&str, (u64, Vec<(&str, u64)>))> = by_group.into_iter().collect();
+    let mut gl: Vec<(&str, GroupSum)> = by_group.into_iter().collect();
     gl.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
     s.push_str("<section id=\"groups\"><h2>Groups and lists by domains</h2><div class=\"scroll\"><table><thead><tr><th>group or list</th><th>URLs</th><th>domains</th><th>most linked domains (URLs)</th></tr></thead><tbody>");
     for (g, (n, doms)) in gl.iter().take(GROUPS) {

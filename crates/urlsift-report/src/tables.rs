@@ -269,7 +269,7 @@ impl Tables {
 
     /// The nodes of the graph: groups then domains, each sorted, with the
     /// years of their edges.
-    fn nodes(&self) -> (Vec<(&str, Vec<u32>)>, Vec<(&str, Vec<u32>)>) {
+    fn nodes(&self) -> (Vec<Node<'_>>, Vec<Node<'_>>) {
         use std::collections::BTreeMap;
         let mut g: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
         let mut d: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
@@ -400,8 +400,11 @@ impl Tables {
     }
 }
 
+/// A node of the graph and its years.
+type Node<'a> = (&'a str, Vec<u32>);
+
 /// Nodes with their years sorted, once each.
-fn done(m: std::collections::BTreeMap<&str, Vec<u32>>) -> Vec<(&str, Vec<u32>)> {
+fn done(m: std::collections::BTreeMap<&str, Vec<u32>>) -> Vec<Node<'_>> {
     m.into_iter()
         .map(|(k, mut v)| {
             v.sort_unstable();
