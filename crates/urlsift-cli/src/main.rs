@@ -7,6 +7,7 @@ mod globs;
 mod input;
 mod parse;
 mod printer;
+mod progress;
 mod search;
 mod walk;
 

@@ -43,7 +43,7 @@ h2{font-size:1.15rem;margin:2rem 0 .5rem;border-bottom:1px solid #ccc;padding-bo
 .totals dt{font-size:.8rem;color:#444}
 .totals dd{margin:0;font-size:1.15rem;font-weight:600}
 figure{margin:0}
-svg.chart{width:100%;height:auto;display:block;max-width:100%}
+svg.chart{width:100%;height:auto;display:block;min-width:600px}
 svg text{font-family:inherit;fill:#111}
 .axis line,.axis path{stroke:#333}
 .grid line{stroke:#ddd}
@@ -52,7 +52,7 @@ svg text{font-family:inherit;fill:#111}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.2rem .45rem;text-align:right;white-space:nowrap}
-th:first-child,td.t{text-align:left}
+th:first-child,th.t,td.t{text-align:left}
 td.u{text-align:left;white-space:normal;word-break:break-all;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 p.note{color:#444;font-size:.85rem}
 @media (max-width:600px){body{font-size:14px}main{padding:.5rem}}
@@ -143,7 +143,7 @@ fn bars(
     while v <= top {
         let _ = write!(
             s,
-            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\">{}</text>",
+            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"14\">{}</text>",
             l - 6.0,
             y(v) + 4.0,
             num(v)
@@ -160,20 +160,20 @@ fn bars(
     );
     let _ = write!(
         s,
-        "<text transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">{}</text>",
+        "<text transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\">{}</text>",
         (t + h - b) / 2.0,
         esc(ylabel)
     );
     let _ = write!(
         s,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"13\">{}</text></g>",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text></g>",
         (l + w - r) / 2.0,
         h - 6.0,
         esc(xlabel)
     );
     let n = bars.len().max(1) as f64;
     let slot = (w - l - r) / n;
-    let bw = (slot * 0.8).max(1.0);
+    let bw = (slot * 0.8).clamp(1.0, 56.0);
     // Labels thinned to what fits (about 40 px each).
     let every = ((40.0 / slot).ceil() as usize).max(1);
     s.push_str("<g class=\"marks\">");
@@ -207,7 +207,7 @@ fn bars(
         if i % every == 0 {
             let _ = write!(
                 s,
-                "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"end\" font-size=\"12\" transform=\"rotate(-45 {:.1} {})\">{}</text>",
+                "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"end\" font-size=\"13\" transform=\"rotate(-45 {:.1} {})\">{}</text>",
                 x + bw / 2.0,
                 h - b + 14.0,
                 x + bw / 2.0,
@@ -233,7 +233,7 @@ fn hbars(s: &mut String, title: &str, xlabel: &str, rows: &[(String, u64)]) {
     );
     let _ = write!(
         s,
-        "<line x1=\"{l}\" x2=\"{l}\" y1=\"{t}\" y2=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"13\">{}</text></g><g class=\"marks\">",
+        "<line x1=\"{l}\" x2=\"{l}\" y1=\"{t}\" y2=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text></g><g class=\"marks\">",
         h - 34.0,
         (l + w - r) / 2.0,
         h - 10.0,
@@ -250,7 +250,7 @@ fn hbars(s: &mut String, title: &str, xlabel: &str, rows: &[(String, u64)]) {
         };
         let _ = write!(
             s,
-            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"12\">{}</text><rect class=\"mark\" x=\"{l}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#555\"><title>{}: {}</title></rect><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{}</text>",
+            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"14\">{}</text><rect class=\"mark\" x=\"{l}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#555\"><title>{}: {}</title></rect><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"14\">{}</text>",
             l - 6.0,
             y + row * 0.7,
             esc(&shown),
@@ -357,7 +357,9 @@ pub fn render(t: &Tables) -> String {
                 .collect(),
         ));
     }
-    s.push_str("<section id=\"schemes\"><h2>URLs per year, by scheme</h2><figure>");
+    s.push_str(
+        "<section id=\"schemes\"><h2>URLs per year, by scheme</h2><figure class=\"scroll\">",
+    );
     bars(
         &mut s,
         "URLs per year, stacked by scheme",
@@ -405,7 +407,7 @@ pub fn render(t: &Tables) -> String {
     if dom_undated > 0 {
         dbars.push(("undated".into(), vec![(dom_undated, 2)]));
     }
-    s.push_str("<section id=\"domains-per-year\"><h2>Distinct domains per year</h2><figure>");
+    s.push_str("<section id=\"domains-per-year\"><h2>Distinct domains per year</h2><figure class=\"scroll\">");
     bars(
         &mut s,
         "Distinct registrable domains per year",
@@ -424,7 +426,7 @@ pub fn render(t: &Tables) -> String {
         .collect();
     let _ = write!(
         s,
-        "<section id=\"top-domains\"><h2>Top {} domains</h2><figure>",
+        "<section id=\"top-domains\"><h2>Top {} domains</h2><figure class=\"scroll\">",
         top.len()
     );
     hbars(
@@ -495,7 +497,7 @@ pub fn render(t: &Tables) -> String {
     }
     let mut gl: Vec<(&str, GroupSum)> = by_group.into_iter().collect();
     gl.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
-    s.push_str("<section id=\"groups\"><h2>Groups and lists by domains</h2><div class=\"scroll\"><table><thead><tr><th>group or list</th><th>URLs</th><th>domains</th><th>most linked domains (URLs)</th></tr></thead><tbody>");
+    s.push_str("<section id=\"groups\"><h2>Groups and lists by domains</h2><div class=\"scroll\"><table><thead><tr><th>group or list</th><th>URLs</th><th>domains</th><th class=\"t\">most linked domains (URLs)</th></tr></thead><tbody>");
     for (g, (n, doms)) in gl.iter().take(GROUPS) {
         let _ = write!(
             s,
@@ -523,7 +525,7 @@ pub fn render(t: &Tables) -> String {
     s.push_str("</section>\n");
 
     // Earliest URLs.
-    s.push_str("<section id=\"earliest\"><h2>Earliest URLs</h2><div class=\"scroll\"><table><thead><tr><th>first date</th><th>URL</th></tr></thead><tbody>");
+    s.push_str("<section id=\"earliest\"><h2>Earliest URLs</h2><div class=\"scroll\"><table><thead><tr><th>first date</th><th class=\"t\">URL</th></tr></thead><tbody>");
     for (d, u) in &t.earliest {
         let _ = write!(
             s,

@@ -139,6 +139,9 @@ pub fn run(cfg: Config) -> i32 {
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
     };
     let mut sink = Sink::new(out, &printer);
+    if cfg.report.is_some() {
+        sink.progress = crate::progress::Progress::start(&cfg.paths);
+    }
     let scanner = Scanner::new()
         .policy(cfg.policy)
         .limits(cfg.limits)

@@ -30,6 +30,8 @@ pub(super) struct Sink<'a> {
     pub(super) wrote: (bool, bool),
     /// With `--report`: the derivatives of the inputs written so far.
     pub(super) report: Option<Box<urlsift_report::Derivatives>>,
+    /// With `--report` on a terminal: the progress bar.
+    pub(super) progress: Option<crate::progress::Progress>,
 }
 
 impl<'a> Sink<'a> {
@@ -48,6 +50,7 @@ impl<'a> Sink<'a> {
             tally: printer.new_tally(),
             wrote: (false, false),
             report: None,
+            progress: None,
         }
     }
 
@@ -55,6 +58,9 @@ impl<'a> Sink<'a> {
     pub(super) fn finish(&mut self) -> io::Result<()> {
         if let Some(t) = &self.tally {
             t.write(&mut self.out)?;
+        }
+        if let Some(p) = &self.progress {
+            p.finish();
         }
         if let Some(dir) = self.printer.report_dir() {
             write_report(dir, self.report.as_deref())?;
@@ -121,6 +127,9 @@ impl<'a> Sink<'a> {
             self.cur_lines = 0;
         }
         self.stats.bytes += c.bytes;
+        if let Some(p) = &self.progress {
+            p.bytes(self.stats.bytes);
+        }
         let name = c.name.as_ref().map(|input| &input.name);
         let mut base = 0;
         if let Some(lines) = c.piece_lines {
@@ -131,6 +140,9 @@ impl<'a> Sink<'a> {
         if c.last {
             if let Some(name) = name {
                 self.stats.files += 1;
+                if let Some(p) = &self.progress {
+                    p.files(self.stats.files);
+                }
                 if let Some(t) = &mut self.tally {
                     t.input_done(self.unit, name);
                 }
