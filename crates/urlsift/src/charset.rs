@@ -4,7 +4,7 @@
 //! With the `charsets` feature (on by default) every label of the WHATWG
 //! Encoding Standard is known and decoded by `encoding_rs` (Firefox's
 //! decoders), with a few names mail writes and the standard does not
-//! (`cp932`, `cp936`, `cp949`, `cp950`, `euc-cn`). Without it only UTF-8,
+//! (`cp874`, `cp932`, `cp936`, `cp949`, `cp950`, `euc-cn`). Without it only UTF-8,
 //! US-ASCII and ISO-8859-1 are, which keeps the library at two
 //! dependencies for an embedder who reads Latin mail only.
 //!
@@ -44,7 +44,8 @@ enum Inner {
 /// label it knows them by (Windows code pages by number, the Chinese
 /// national standard's other name).
 #[cfg(feature = "charsets")]
-const MAIL_ALIASES: [(&[u8], &[u8]); 9] = [
+const MAIL_ALIASES: [(&[u8], &[u8]); 10] = [
+    (b"cp874", b"windows-874"),
     (b"cp932", b"shift_jis"),
     (b"ms932", b"shift_jis"),
     (b"cp936", b"gbk"),
