@@ -189,6 +189,7 @@ impl MessageInfo {
             && self.date.is_none()
             && self.newsgroups.is_none()
             && !self.has_subject
+            && self.charset.is_none()
     }
 }
 
