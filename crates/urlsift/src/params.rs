@@ -17,9 +17,12 @@ pub(crate) const fn py_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0d | 0x1c..=0x20 | 0x85 | 0xa0)
 }
 
-/// The parameter at `v[i] == b';'`: its name as written, its value
-/// (unquoted) and where it ends, or `None` when no `name=` follows.
-pub(crate) fn param(v: &[u8], i: usize) -> Option<(&[u8], Cow<'_, [u8]>, usize)> {
+/// A parameter as [`param`] reads it: its name as written, its value
+/// (unquoted) and where it ends.
+pub(crate) type Param<'a> = (&'a [u8], Cow<'a, [u8]>, usize);
+
+/// The parameter at `v[i] == b';'`, or `None` when no `name=` follows.
+pub(crate) fn param(v: &[u8], i: usize) -> Option<Param<'_>> {
     let mut j = i + 1;
     j += v[j..].iter().take_while(|&&b| py_space(b)).count();
     let n = v[j..]
