@@ -15,7 +15,12 @@
 
 use std::borrow::Cow;
 
-/// A charset known to the library (see the [module docs](self)).
+/// A charset known to the library: with the `charsets` feature (on by
+/// default) every label of the WHATWG Encoding Standard, decoded by
+/// `encoding_rs`, and `cp874`, `cp932`, `cp936`, `cp949`, `cp950`,
+/// `euc-cn`; without it UTF-8, US-ASCII and ISO-8859-1. As in the
+/// standard, `iso-8859-1` and `us-ascii` are windows-1252, `gb2312` is
+/// GBK; the labels of its replacement encoding are not known.
 ///
 /// ```
 /// use urlsift::Charset;
@@ -62,7 +67,7 @@ impl Charset {
     pub const UTF_8: Charset = Charset(Inner::Utf8);
 
     /// The charset a label names (any case, blanks around it ignored), or
-    /// `None` for a label not known (see the [module docs](self)).
+    /// `None` for a label not known (see [`Charset`]).
     pub fn for_label(label: &[u8]) -> Option<Charset> {
         let label = trim(label);
         #[cfg(feature = "charsets")]
