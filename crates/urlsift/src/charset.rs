@@ -33,16 +33,19 @@ use std::borrow::Cow;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Charset(Inner);
 
+/// One of the standard's encodings: a pointer, so that an
+/// `Option<Charset>` on every match and place costs a word and compares
+/// as one.
+#[cfg(feature = "charsets")]
+type Inner = &'static encoding_rs::Encoding;
+
+/// Without the `charsets` feature: UTF-8 (bytes kept as they are, those
+/// that are not UTF-8 too) or ISO-8859-1 (each byte its code point).
+#[cfg(not(feature = "charsets"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Inner {
-    /// UTF-8: bytes kept as they are (those that are not UTF-8 too).
     Utf8,
-    /// ISO-8859-1 without the `charsets` feature: each byte its code point.
-    #[cfg(not(feature = "charsets"))]
     Latin1,
-    /// Any other charset of the Encoding Standard.
-    #[cfg(feature = "charsets")]
-    Whatwg(&'static encoding_rs::Encoding),
 }
 
 /// Labels mail writes that the Encoding Standard does not know, and the
@@ -64,6 +67,10 @@ const MAIL_ALIASES: [(&[u8], &[u8]); 10] = [
 
 impl Charset {
     /// UTF-8.
+    #[cfg(feature = "charsets")]
+    pub const UTF_8: Charset = Charset(encoding_rs::UTF_8);
+    /// UTF-8.
+    #[cfg(not(feature = "charsets"))]
     pub const UTF_8: Charset = Charset(Inner::Utf8);
 
     /// The charset a label names (any case, blanks around it ignored), or
@@ -76,11 +83,7 @@ impl Charset {
                 .iter()
                 .find(|(a, _)| a.eq_ignore_ascii_case(label))
                 .map_or(label, |&(_, to)| to);
-            let e = encoding_rs::Encoding::for_label_no_replacement(label)?;
-            if e == encoding_rs::UTF_8 {
-                return Some(Charset::UTF_8);
-            }
-            Some(Charset(Inner::Whatwg(e)))
+            encoding_rs::Encoding::for_label_no_replacement(label).map(Charset)
         }
         #[cfg(not(feature = "charsets"))]
         {
@@ -112,18 +115,18 @@ impl Charset {
 
     /// Its canonical name (`"UTF-8"`, `"Shift_JIS"`, `"windows-1252"`, ...).
     pub fn name(self) -> &'static str {
+        #[cfg(feature = "charsets")]
+        return self.0.name();
+        #[cfg(not(feature = "charsets"))]
         match self.0 {
             Inner::Utf8 => "UTF-8",
-            #[cfg(not(feature = "charsets"))]
             Inner::Latin1 => "ISO-8859-1",
-            #[cfg(feature = "charsets")]
-            Inner::Whatwg(e) => e.name(),
         }
     }
 
     /// Whether it is UTF-8 (whose bytes need no decoding).
     pub fn is_utf8(self) -> bool {
-        self.0 == Inner::Utf8
+        self == Charset::UTF_8
     }
 
     /// Whether its text's ASCII bytes are ASCII characters, each alone:
@@ -131,27 +134,28 @@ impl Charset {
     /// one by one (not so UTF-16; ISO-2022-JP is, its lines returning to
     /// ASCII before they end).
     pub fn lines_are_ascii_compatible(self) -> bool {
-        match self.0 {
-            #[cfg(feature = "charsets")]
-            Inner::Whatwg(e) => e.is_ascii_compatible() || e == encoding_rs::ISO_2022_JP,
-            _ => true,
-        }
+        #[cfg(feature = "charsets")]
+        return self.0.is_ascii_compatible() || self.0 == encoding_rs::ISO_2022_JP;
+        #[cfg(not(feature = "charsets"))]
+        true
     }
 
     /// `bytes` decoded to UTF-8, or `None` when they are not text in this
     /// charset (UTF-8 that is not valid, a byte sequence the charset does
     /// not have). Borrowed when nothing changes.
     pub fn decode(self, bytes: &[u8]) -> Option<Cow<'_, str>> {
-        match self.0 {
-            Inner::Utf8 => std::str::from_utf8(bytes).ok().map(Cow::Borrowed),
-            #[cfg(not(feature = "charsets"))]
-            Inner::Latin1 => Some(match std::str::from_utf8(bytes) {
-                Ok(s) if bytes.is_ascii() => Cow::Borrowed(s),
-                _ => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
-            }),
-            #[cfg(feature = "charsets")]
-            Inner::Whatwg(e) => e.decode_without_bom_handling_and_without_replacement(bytes),
+        if self.is_utf8() {
+            return std::str::from_utf8(bytes).ok().map(Cow::Borrowed);
         }
+        #[cfg(feature = "charsets")]
+        return self
+            .0
+            .decode_without_bom_handling_and_without_replacement(bytes);
+        #[cfg(not(feature = "charsets"))]
+        Some(match std::str::from_utf8(bytes) {
+            Ok(s) if bytes.is_ascii() => Cow::Borrowed(s),
+            _ => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+        })
     }
 
     /// Appends `bytes` decoded to UTF-8 to `out`, the bytes that do not
@@ -159,19 +163,18 @@ impl Charset {
     /// and a printer can show them as it shows any byte that is not
     /// text). Each call starts in the charset's initial state.
     pub fn decode_keeping(self, bytes: &[u8], out: &mut Vec<u8>) {
-        match self.0 {
-            Inner::Utf8 => out.extend_from_slice(bytes),
-            #[cfg(not(feature = "charsets"))]
-            Inner::Latin1 => {
-                for &b in bytes {
-                    let mut buf = [0u8; 2];
-                    out.extend_from_slice(char::from(b).encode_utf8(&mut buf).as_bytes());
-                }
-            }
-            #[cfg(feature = "charsets")]
-            Inner::Whatwg(e) => {
-                decode_whatwg(e, bytes, out, &mut |bad, out| out.extend_from_slice(bad))
-            }
+        if self.is_utf8() {
+            out.extend_from_slice(bytes);
+            return;
+        }
+        #[cfg(feature = "charsets")]
+        decode_whatwg(self.0, bytes, out, &mut |bad, out| {
+            out.extend_from_slice(bad)
+        });
+        #[cfg(not(feature = "charsets"))]
+        for &b in bytes {
+            let mut buf = [0u8; 2];
+            out.extend_from_slice(char::from(b).encode_utf8(&mut buf).as_bytes());
         }
     }
 }
@@ -280,8 +283,7 @@ mod tests {
             which in 0usize..8,
         ) {
             let label: &[u8] = [&b"shift_jis"[..], b"euc-jp", b"iso-2022-jp", b"gbk", b"big5", b"euc-kr", b"koi8-r", b"gb18030"][which];
-            let cs = Charset::for_label(label).unwrap();
-            let Inner::Whatwg(e) = cs.0 else { unreachable!() };
+            let e = Charset::for_label(label).unwrap().0;
             let mut out = Vec::new();
             let mut kept = Vec::new();
             decode_whatwg(e, &bytes, &mut out, &mut |b, out| {

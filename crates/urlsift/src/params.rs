@@ -41,6 +41,13 @@ pub(crate) fn param(v: &[u8], i: usize) -> Option<Param<'_>> {
     j += 1;
     j += v[j..].iter().take_while(|&&b| py_space(b)).count();
     if v.get(j) == Some(&b'"') {
+        // Most quoted strings have no escape: the bytes as they stand.
+        let rest = &v[j + 1..];
+        if let Some(q) = memchr::memchr2(b'"', b'\\', rest) {
+            if rest[q] == b'"' {
+                return Some((name, Cow::Borrowed(&rest[..q]), j + 1 + q + 1));
+            }
+        }
         // A quoted string with backslash escapes; unterminated: the
         // unquoted reading of the same bytes.
         let mut value = Vec::new();
@@ -189,9 +196,15 @@ fn percent_decode(v: &[u8], out: &mut Vec<u8>) {
 }
 
 /// The charset a `Content-Type` value's `charset` parameter names, if
-/// any and known: found without allocating unless it is written in RFC
-/// 2231's form (each text part's header is read for it).
+/// any and known.
 pub(crate) fn charset(v: &[u8]) -> Option<Charset> {
+    Charset::for_label(&charset_label(v)?)
+}
+
+/// The `charset` parameter of a `Content-Type` value, if any: found
+/// without allocating unless it is quoted with escapes or written in RFC
+/// 2231's form (each text part's header is read for it).
+pub(crate) fn charset_label(v: &[u8]) -> Option<Cow<'_, [u8]>> {
     let mut i = 0;
     let mut extended = false;
     while let Some(k) = memchr(b';', &v[i..]) {
@@ -199,7 +212,7 @@ pub(crate) fn charset(v: &[u8]) -> Option<Charset> {
         match param(v, i) {
             Some((name, value, end)) => {
                 if name.eq_ignore_ascii_case(b"charset") {
-                    return Charset::for_label(&value);
+                    return Some(value);
                 }
                 extended |= name.len() > 7 && name[..8].eq_ignore_ascii_case(b"charset*");
                 i = end;
@@ -211,8 +224,8 @@ pub(crate) fn charset(v: &[u8]) -> Option<Charset> {
         return None;
     }
     let all = params(v, 0);
-    let (_, value) = all.iter().find(|(n, _)| n == "charset")?;
-    Charset::for_label(value)
+    let (_, value) = all.into_iter().find(|(n, _)| n == "charset")?;
+    Some(Cow::Owned(value))
 }
 
 #[cfg(test)]

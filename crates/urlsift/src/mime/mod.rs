@@ -44,6 +44,7 @@ use memchr::memrchr;
 
 pub(crate) use crate::map::{Kind, Map, Out, Place, Run};
 
+use crate::charset::Charset;
 use crate::html::{self, Found};
 use crate::matches::{Encoding, Match};
 use crate::message::{Collector, Fields, MessageInfo};
@@ -173,6 +174,9 @@ pub(crate) struct Reader {
     b64: base64::State,
     /// The content type last given to a text part's matches.
     last_content_type: Option<Arc<str>>,
+    /// The charset label last read from a text part's `Content-Type`, and
+    /// its charset (most parts of an input name the same one).
+    last_charset: (Vec<u8>, Option<Charset>),
     /// The settings (which HTML is read, and how hrefs are judged).
     cfg: Scanner,
     /// The HTML part being read (rules 18 to 22): the decoders write its
@@ -217,6 +221,7 @@ impl Reader {
             forwarded: None,
             b64: base64::State::default(),
             last_content_type: None,
+            last_charset: (Vec::new(), None),
         }
     }
 
@@ -660,10 +665,10 @@ impl Reader {
         // The part's charset, where its content type is told (a
         // top-level plain body is scanned where it lies, its place not
         // told: its message's metadata gives its charset).
-        let charset = content_type
-            .as_ref()
-            .and_then(|_| crate::params::charset(value?))
-            .filter(|c| !c.is_utf8());
+        let charset = match (&content_type, value.and_then(crate::params::charset_label)) {
+            (Some(_), Some(label)) => self.charset_of(&label),
+            _ => None,
+        };
         self.place = Place {
             encoding,
             content_type,
@@ -700,6 +705,18 @@ impl Reader {
             HtmlMode::Always => true,
             HtmlMode::Fallback => !alternative || !self.frames.last().is_some_and(|f| f.plain),
         }
+    }
+
+    /// The charset `label` names, when known and not UTF-8; the last one
+    /// found serves again for the same label.
+    fn charset_of(&mut self, label: &[u8]) -> Option<Charset> {
+        let (last, charset) = &mut self.last_charset;
+        if last.as_slice() != label {
+            last.clear();
+            last.extend_from_slice(label);
+            *charset = Charset::for_label(label).filter(|c| !c.is_utf8());
+        }
+        *charset
     }
 
     /// `type/subtype` in lower case, for the matches of a text part; the
