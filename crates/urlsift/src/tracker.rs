@@ -409,6 +409,20 @@ impl MessageTracker {
         self.mode = Mode::Text;
     }
 
+    /// Ends a probe still going (a message starts, or the input ends): the
+    /// `Content-Type` being read is judged as it stands.
+    fn settle_probe(&mut self) {
+        if self.mode != Mode::Probe {
+            return;
+        }
+        if let Some(value) = self.probe_type.take() {
+            self.probe_type_read(&value);
+        }
+        if self.mode == Mode::Probe {
+            self.end_probe(None);
+        }
+    }
+
     /// `line` read as a line of text (after a probe ended).
     fn text_line(&mut self, line: &[u8], at: u64, prev_empty: bool) {
         if prev_empty && line.starts_with(b"From ") {
@@ -418,14 +432,7 @@ impl MessageTracker {
 
     /// A message starts at `at` with `line`.
     fn begin(&mut self, line: &[u8], at: u64) {
-        if self.mode == Mode::Probe {
-            if let Some(value) = self.probe_type.take() {
-                self.probe_type_read(&value);
-            }
-            if self.mode == Mode::Probe {
-                self.end_probe(None);
-            }
-        }
+        self.settle_probe();
         if self.mode == Mode::Header && !self.decided {
             self.end_header(true);
         }
@@ -468,14 +475,7 @@ impl MessageTracker {
         if let Some((line, at)) = self.line.take() {
             self.whole_line(&line, at);
         }
-        if self.mode == Mode::Probe {
-            if let Some(value) = self.probe_type.take() {
-                self.probe_type_read(&value);
-            }
-            if self.mode == Mode::Probe {
-                self.end_probe(None);
-            }
-        }
+        self.settle_probe();
         if self.mode == Mode::Header {
             self.end_header(true);
         }
@@ -695,6 +695,25 @@ mod tests {
         }
         let bytes: Vec<usize> = (1..MBOX.len()).collect();
         assert_eq!(infos(MBOX, &bytes), whole);
+    }
+
+    #[test]
+    fn a_raw_subject_takes_the_first_text_part_s_charset_at_every_cut() {
+        let mbox = b"From a@b Tue Jan 12 14:02:11 1993\nSubject: \xa4\xa4\xa4\xe5\nContent-Type: multipart/mixed; boundary=X\n\npreamble <http://a/>\n--X\nContent-Type: multipart/alternative;\n boundary=Y\n\n--Y\nContent-Type: text/plain;\n\tcharset=\"big5\"\n\nbody <http://b/>\n--Y--\n--X--\n\nFrom c@d Tue Jan 12 14:02:11 1993\nSubject: \xa4\xa4\n\nno charset\n";
+        let whole = infos(mbox, &[]);
+        let first = at(&whole, mbox, b"preamble").unwrap();
+        #[cfg(feature = "charsets")]
+        assert_eq!(first.subject_lossy().unwrap(), "中文");
+        assert_eq!(at(&whole, mbox, b"body <"), Some(first));
+        assert_eq!(
+            at(&whole, mbox, b"no charset").unwrap().subject(),
+            Some(&b"\xa4\xa4"[..])
+        );
+        for c in 0..=mbox.len() {
+            assert_eq!(infos(mbox, &[c]), whole, "cut at {c}");
+        }
+        let bytes: Vec<usize> = (1..mbox.len()).collect();
+        assert_eq!(infos(mbox, &bytes), whole);
     }
 
     #[test]
