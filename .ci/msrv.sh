@@ -20,7 +20,7 @@ cp Cargo.lock "$tmp/"
     echo 'members = ["urlsift"]'
     sed -n '/^\[workspace.package\]/,/^$/p' Cargo.toml
     echo '[workspace.dependencies]'
-    grep -E '^(memchr|bytecount) = ' Cargo.toml
+    grep -E '^(memchr|bytecount|encoding_rs) = ' Cargo.toml
 } >"$tmp/Cargo.toml"
 # Dev-dependencies (criterion, proptest, ...) are the tests' affair.
 sed -i '/^\[dev-dependencies\]/,$d' "$tmp/urlsift/Cargo.toml"

@@ -11,9 +11,13 @@ use std::path::Path;
 /// module must be given its place.
 const LAYERS: &[&[&str]] = &[
     // Bytes, errors, buffers, dates: no knowledge of URLs in text.
-    &["class", "error", "warning", "wide", "readbuf", "date"],
+    &[
+        "class", "error", "warning", "wide", "readbuf", "date", "charset",
+    ],
     // Searches built on those: `%XX`, mbox message starts, line starts.
     &["percent", "mbox", "lines"],
+    // MIME header parameters (RFC 2045, RFC 2231).
+    &["params"],
     // RFC 1738's grammar (section 5).
     &["url"],
     // What a match knows of its message (header fields, dates, subjects).

@@ -538,6 +538,11 @@ impl Args {
                 .unwrap_or(0)
                 .min(MAX_CONTEXT),
         });
+        // Context lines are decoded by their message's charset, which its
+        // metadata carries.
+        if context.is_some() {
+            compute |= Fields::MESSAGE_ID;
+        }
         // The --glob patterns, then the --iglob ones (as ripgrep adds them):
         // the later a pattern, the higher its precedence.
         let mut globs: Vec<(String, bool)> = Vec::new();

@@ -425,8 +425,9 @@ pub(crate) fn json_warnings(out: &mut Vec<u8>, url: &Url<'_>) {
 }
 
 /// Adds `"lines":[...]` (each line of `lines`, its end dropped, at most
-/// [`context::LINE_CAP`] bytes of it) to the JSON object just written.
-fn json_lines_field(out: &mut Vec<u8>, lines: Option<&[u8]>) {
+/// [`context::LINE_CAP`] bytes of it, decoded from `charset`) to the JSON
+/// object just written.
+fn json_lines_field(out: &mut Vec<u8>, lines: Option<&[u8]>, charset: Option<urlsift::Charset>) {
     let Some(lines) = lines else {
         return;
     };
@@ -434,13 +435,15 @@ fn json_lines_field(out: &mut Vec<u8>, lines: Option<&[u8]>) {
         out.truncate(out.len() - 2);
     }
     out.extend_from_slice(b",\"lines\":[");
+    let mut buf = Vec::new();
     for (i, l) in lines.split_inclusive(|&b| b == b'\n').enumerate() {
         if i > 0 {
             out.push(b',');
         }
         let l = l.strip_suffix(b"\n").unwrap_or(l);
         let l = l.strip_suffix(b"\r").unwrap_or(l);
-        json_str(out, &String::from_utf8_lossy(context::capped(l)));
+        let l = context::decoded(context::capped(l), charset, &mut buf);
+        json_str(out, &String::from_utf8_lossy(l));
     }
     out.extend_from_slice(b"]}\n");
 }
@@ -605,9 +608,12 @@ impl Printer {
     /// With `-A/-B/-C` in plain output: the context printer of an input.
     pub fn context_lines(&self) -> Option<context::ContextLines> {
         let ctx = self.context.filter(|_| self.mode == Mode::Plain)?;
+        use std::io::IsTerminal;
         let look = context::Look {
             line_number: self.line_number,
             style: self.style,
+            // For a terminal (or as if, with colour): text in its charset.
+            decode: self.style.color || std::io::stdout().is_terminal(),
         };
         Some(context::ContextLines::new(ctx, look, self.max_count))
     }
@@ -654,6 +660,7 @@ impl Printer {
             end: m.end(),
             spans: m.spans().iter().map(|s| (s.start, s.end)).collect(),
             link,
+            charset: m.charset(),
         })
     }
 
@@ -766,7 +773,7 @@ impl Printer {
                 Mode::Json => match parsed() {
                     Some(url) => {
                         self.json_url(recs, name, m, &url);
-                        json_lines_field(&mut recs.body, lines);
+                        json_lines_field(&mut recs.body, lines, m.charset());
                     }
                     None => continue,
                 },
@@ -877,7 +884,7 @@ impl Printer {
                     }
                     None => out.extend_from_slice(b",\"error_offset\":null}\n"),
                 }
-                json_lines_field(&mut recs.body, lines);
+                json_lines_field(&mut recs.body, lines, m.charset());
             }
         }
         self.record(recs, || String::from_utf8_lossy(m.as_bytes()).into_owned());

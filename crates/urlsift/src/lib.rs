@@ -112,6 +112,7 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../../../docs/guide.md")]
 pub struct GuideDoctests;
 
+mod charset;
 mod class;
 mod date;
 mod error;
@@ -123,6 +124,7 @@ mod mbox;
 mod message;
 mod mime;
 mod naked;
+mod params;
 mod percent;
 mod pieces;
 mod readbuf;
@@ -135,10 +137,13 @@ mod url;
 mod warning;
 mod wide;
 
+pub use charset::Charset;
 pub use date::{DateError, DateSource, Timestamp};
 pub use error::{ErrorKind, ParseError};
 pub use matches::{Encoding, Form, Hyphen, HyphenChoice, Match, Rejection, Span, Unclosed};
-pub use message::{decode_words, Fields, MessageInfo, UnknownField, VALUE_CAP, WINDOW};
+pub use message::{
+    decode_header, decode_words, Fields, MessageInfo, UnknownField, VALUE_CAP, WINDOW,
+};
 pub use pieces::{Piece, PieceReader};
 pub use readbuf::ReadBuf;
 pub use scan::PieceContext;

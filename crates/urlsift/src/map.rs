@@ -21,6 +21,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use crate::charset::Charset;
 use crate::matches::{Encoding, Match, Span};
 use crate::message::MessageInfo;
 
@@ -32,6 +33,8 @@ pub(crate) struct Place {
     pub content_type: Option<Arc<str>>,
     /// The forwarded message it stands in.
     pub message: Option<Arc<MessageInfo>>,
+    /// The charset its part declares, when known and not UTF-8.
+    pub charset: Option<Charset>,
 }
 
 impl Place {
@@ -47,6 +50,7 @@ impl Place {
         self.encoding == other.encoding
             && same(&self.content_type, &other.content_type)
             && same(&self.message, &other.message)
+            && self.charset == other.charset
     }
 }
 
@@ -358,6 +362,7 @@ impl Map {
         let place = self.place_of(p);
         m.encoding = place.encoding;
         m.content_type.clone_from(&place.content_type);
+        m.charset = place.charset;
         m.forwarded.clone_from(&place.message);
         m.offset = offset;
         m.end = end.max(offset);

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::charset::Charset;
 use crate::error::ParseError;
 use crate::message::MessageInfo;
 use crate::url::{Policy, Url};
@@ -159,6 +160,8 @@ pub struct Match {
     pub(crate) spans: Vec<Span>,
     pub(crate) encoding: Option<Encoding>,
     pub(crate) content_type: Option<Arc<str>>,
+    /// The charset its MIME part declares (see [`Match::charset`]).
+    pub(crate) charset: Option<Charset>,
     /// The innermost forwarded message it stands in (MIME reading).
     pub(crate) forwarded: Option<Arc<MessageInfo>>,
     /// The top-level message it stands in ([`Scanner::fields`](crate::Scanner::fields)).
@@ -254,6 +257,17 @@ impl Match {
     /// message's body, or an encoded body.
     pub fn content_type(&self) -> Option<&str> {
         self.content_type.as_deref()
+    }
+
+    /// The charset of the text it stands in, when known and not UTF-8:
+    /// its MIME part's (`charset=` of the part's `Content-Type`, where
+    /// [`Match::content_type`] is known), else its message's
+    /// ([`MessageInfo::charset`], with [`Scanner::fields`](crate::Scanner::fields)).
+    /// A printer decodes the text around the URL by it.
+    pub fn charset(&self) -> Option<Charset> {
+        self.charset
+            .or_else(|| self.message.as_deref().and_then(MessageInfo::charset))
+            .filter(|c| !c.is_utf8())
     }
 
     /// The `Message-ID` of the forwarded message (a `message/rfc822` or
@@ -368,6 +382,7 @@ impl Match {
             spans,
             encoding,
             content_type,
+            charset: None,
             forwarded,
             message: None,
             broken: false,

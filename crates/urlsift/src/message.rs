@@ -25,7 +25,9 @@ use std::sync::Arc;
 
 use memchr::{memchr, memmem};
 
+use crate::charset::Charset;
 use crate::date::{DateSource, Timestamp};
+use crate::params;
 
 /// Which header fields of a message are computed for its matches.
 ///
@@ -47,7 +49,7 @@ impl Fields {
     pub const DATE: Fields = Fields(2);
     /// The `Newsgroups:` list.
     pub const NEWSGROUPS: Fields = Fields(4);
-    /// The `Subject:`, RFC 2047 encoded words decoded.
+    /// The `Subject:`, decoded to UTF-8 (see [`decode_header`]).
     pub const SUBJECT: Fields = Fields(8);
     /// The four above, those `--json` writes.
     pub const ALL: Fields = Fields(15);
@@ -135,6 +137,7 @@ pub struct MessageInfo {
     date: Option<(Timestamp, DateSource)>,
     newsgroups: Option<Box<[Box<str>]>>,
     list_id: Option<Box<str>>,
+    charset: Option<Charset>,
 }
 
 impl MessageInfo {
@@ -166,10 +169,13 @@ impl MessageInfo {
         self.list_id.as_deref()
     }
 
-    /// The `Subject:`, unfolded and trimmed, RFC 2047 encoded words in
-    /// UTF-8, US-ASCII or ISO-8859-1 decoded to UTF-8. Bytes that cannot
-    /// be decoded stay as they are: the value is UTF-8 unless the header
-    /// held bytes that are not (an encoded word in another charset stays
+    /// The `Subject:`, unfolded and trimmed, decoded to UTF-8 by
+    /// [`decode_header`]: its RFC 2047 encoded words in any known
+    /// [`Charset`], or, a value of raw 8-bit bytes, as UTF-8 when it is,
+    /// else by the charset the message declares (its `Content-Type`, else
+    /// its first text part's). Bytes that cannot be decoded stay as they
+    /// are: the value is UTF-8 unless the header held bytes that are not
+    /// text in any of these (an encoded word in a charset not known stays
     /// as written).
     pub fn subject(&self) -> Option<&[u8]> {
         self.has_subject
@@ -181,12 +187,21 @@ impl MessageInfo {
         self.subject().map(String::from_utf8_lossy)
     }
 
+    /// The charset the message declares: its `Content-Type`'s `charset`,
+    /// else (for a subject of raw 8-bit bytes) its first text part's;
+    /// `None` when it declares none that is known. Known when any field
+    /// is asked for.
+    pub fn charset(&self) -> Option<Charset> {
+        self.charset
+    }
+
     fn is_empty(&self) -> bool {
         self.id_end.is_none()
             && self.date.is_none()
             && self.newsgroups.is_none()
             && self.list_id.is_none()
             && !self.has_subject
+            && self.charset.is_none()
     }
 }
 
@@ -210,6 +225,7 @@ enum Slot {
     Groups,
     Subject,
     List,
+    ContentType,
 }
 
 /// The wanted fields of one header block, read line by line.
@@ -242,6 +258,12 @@ pub(crate) struct Values {
     subject: Option<Vec<u8>>,
     from_line: Option<Vec<u8>>,
     list: Option<Vec<u8>>,
+    /// The `Content-Type` (read with the subject: its charset decodes a
+    /// subject of raw 8-bit bytes).
+    content_type: Option<Vec<u8>>,
+    /// The charset of the message's first text part, when its
+    /// `Content-Type` names none (set by the tracker).
+    pub(crate) part_charset: Option<Charset>,
 }
 
 /// Most spare buffers (and boxes) a collector keeps: enough for the
@@ -290,9 +312,11 @@ impl Collector {
             &mut self.v.subject,
             &mut self.v.from_line,
             &mut self.v.list,
+            &mut self.v.content_type,
         ] {
             spare.extend(slot.take());
         }
+        self.v.part_charset = None;
         self.last = None;
         self.id_folding = false;
     }
@@ -306,8 +330,9 @@ impl Collector {
 
     /// The first bytes of the lines that matter to an idle collector: the
     /// first letters of the names it reads, and those of an empty line.
-    pub const FIRST: [u8; 14] = [
-        b'\n', b'\r', b'D', b'd', b'L', b'l', b'M', b'm', b'N', b'n', b'P', b'p', b'S', b's',
+    pub const FIRST: [u8; 16] = [
+        b'\n', b'\r', b'C', b'c', b'D', b'd', b'L', b'l', b'M', b'm', b'N', b'n', b'P', b'p',
+        b'S', b's',
     ];
 
     /// The mbox `From ` line that starts the message.
@@ -337,6 +362,7 @@ impl Collector {
                 Some(Slot::Groups) => &mut self.v.groups,
                 Some(Slot::Subject) => &mut self.v.subject,
                 Some(Slot::List) => &mut self.v.list,
+                Some(Slot::ContentType) => &mut self.v.content_type,
                 _ => return,
             };
             if let Some(v) = slot {
@@ -367,6 +393,7 @@ impl Collector {
             7 if name.eq_ignore_ascii_case(b"list-id") => Slot::List,
             10 if name.eq_ignore_ascii_case(b"message-id") => Slot::Id,
             10 if name.eq_ignore_ascii_case(b"newsgroups") => Slot::Groups,
+            12 if name.eq_ignore_ascii_case(b"content-type") => Slot::ContentType,
             17 if name.eq_ignore_ascii_case(b"nntp-posting-date") => Slot::Nntp,
             _ => return,
         };
@@ -378,9 +405,11 @@ impl Collector {
             Slot::Groups => (Fields::NEWSGROUPS, &mut self.v.groups),
             Slot::Subject => (Fields::SUBJECT, &mut self.v.subject),
             Slot::List => (Fields::LIST_ID, &mut self.v.list),
+            // Read whenever a field is: its charset is the message's.
+            Slot::ContentType => (self.fields, &mut self.v.content_type),
         };
         // The first of each field counts.
-        if !self.fields.contains(want) || target.is_some() {
+        if !self.fields.contains(want) || want.is_empty() || target.is_some() {
             return;
         }
         if slot == Slot::Id {
@@ -397,6 +426,28 @@ impl Collector {
     /// What was read, `None` when nothing.
     pub fn info(&self) -> Option<Arc<MessageInfo>> {
         self.v.info()
+    }
+
+    /// Whether the subject read is raw 8-bit bytes the header's
+    /// `Content-Type` gives no charset for: the first text part's
+    /// charset may decode it.
+    pub fn wants_part_charset(&self) -> bool {
+        let Some(subject) = self.v.subject.as_deref() else {
+            return false;
+        };
+        !subject.is_ascii()
+            && std::str::from_utf8(subject).is_err()
+            && self
+                .v
+                .content_type
+                .as_deref()
+                .and_then(params::charset)
+                .is_none()
+    }
+
+    /// The charset of the message's first text part.
+    pub fn set_part_charset(&mut self, charset: Option<Charset>) {
+        self.v.part_charset = charset;
     }
 
     /// The values read, taken out (for [`Values::info`] later); the
@@ -419,6 +470,7 @@ impl Collector {
             &mut v.subject,
             &mut v.from_line,
             &mut v.list,
+            &mut v.content_type,
         ] {
             if let Some(b) = b.take() {
                 if self.spare.len() < SPARE_KEPT {
@@ -426,6 +478,7 @@ impl Collector {
                 }
             }
         }
+        v.part_charset = None;
         if self.boxes.len() < SPARE_KEPT {
             self.boxes.push(v);
         }
@@ -450,13 +503,10 @@ impl Values {
                 })
         };
         let id = self.id.as_deref().map(String::from_utf8_lossy);
-        let subject = self.subject.as_deref().map(|v| {
-            let v = trim(v);
-            match memmem::find(v, b"=?") {
-                Some(_) => Cow::Owned(decode_words(v)),
-                None => Cow::Borrowed(v),
-            }
-        });
+        let subject = self
+            .subject
+            .as_deref()
+            .map(|v| decode_value(trim(v), &|| self.declared_charset()));
         let len = id.as_ref().map_or(0, |i| i.len()) + subject.as_ref().map_or(0, |s| s.len());
         let mut text = Vec::with_capacity(len);
         text.extend_from_slice(id.as_deref().unwrap_or_default().as_bytes());
@@ -466,6 +516,7 @@ impl Values {
             id_end: id.as_ref().map(|i| i.len()),
             has_subject: subject.is_some(),
             date: date(),
+            charset: self.declared_charset(),
             newsgroups: self.groups.as_deref().map(|v| {
                 let groups = || v.split(|&b| b == b',').map(trim).filter(|g| !g.is_empty());
                 // Sized first: the list is boxed without moving it again.
@@ -486,82 +537,185 @@ impl Values {
     }
 }
 
+impl Values {
+    /// The charset the message declares: its `Content-Type`'s, else its
+    /// first text part's.
+    fn declared_charset(&self) -> Option<Charset> {
+        self.content_type
+            .as_deref()
+            .and_then(params::charset)
+            .or(self.part_charset)
+    }
+}
+
+/// A header value decoded to UTF-8 as a mail reader shows it: its RFC 2047
+/// encoded words decoded ([`decode_words`]); a value of raw 8-bit bytes
+/// with no encoded word decoded as UTF-8 when it is valid UTF-8, else by
+/// `declared` (the message's charset) when it is text there, else left as
+/// its bytes.
+///
+/// Valid UTF-8 comes before the declared charset: a single-byte charset
+/// takes any bytes, so UTF-8 would otherwise never be found, and 8-bit
+/// text in another charset is almost never valid UTF-8.
+///
+/// ```
+/// use urlsift::{decode_header, Charset};
+/// let big5 = Charset::for_label(b"big5");
+/// # #[cfg(feature = "charsets")]
+/// assert_eq!(decode_header(b"\xa4\xa4\xa4\xe5 news", big5), "中文 news".as_bytes());
+/// assert_eq!(decode_header("café".as_bytes(), big5), "café".as_bytes());
+/// assert_eq!(decode_header(b"caf\xe9", None), b"caf\xe9");
+/// ```
+pub fn decode_header(v: &[u8], declared: Option<Charset>) -> Vec<u8> {
+    decode_value(v, &|| declared).into_owned()
+}
+
+/// [`decode_header`], borrowed when nothing changes and the declared
+/// charset found only when it is needed.
+fn decode_value<'a>(v: &'a [u8], declared: &dyn Fn() -> Option<Charset>) -> Cow<'a, [u8]> {
+    if memmem::find(v, b"=?").is_some() {
+        let (out, decoded) = words(v);
+        if decoded {
+            return Cow::Owned(out);
+        }
+    }
+    if v.is_ascii() || std::str::from_utf8(v).is_ok() {
+        return Cow::Borrowed(v);
+    }
+    match declared().and_then(|c| c.decode(v)) {
+        Some(s) => Cow::Owned(s.into_owned().into_bytes()),
+        None => Cow::Borrowed(v),
+    }
+}
+
 /// A header value with its RFC 2047 encoded words (`=?charset?Q?...?=`,
 /// `=?charset?B?...?=`) decoded to UTF-8, the blanks between two adjacent
-/// ones dropped. A word in a charset other than UTF-8, US-ASCII and
-/// ISO-8859-1 (or malformed) stays as written; UTF-8 that is not valid
-/// stays as its bytes.
+/// ones dropped. Adjacent words in one charset are decoded together, so a
+/// character split between two words (as some mailers split them) comes
+/// out whole. A word in a charset not known ([`Charset::for_label`]) or
+/// malformed stays as written, and so do words whose bytes are not text
+/// in their charset, but UTF-8 that is not valid, which stays as its
+/// bytes.
 ///
 /// ```
 /// let s = urlsift::decode_words(b"=?ISO-8859-1?Q?Andr=E9?= =?UTF-8?B?w6k=?= x");
 /// assert_eq!(String::from_utf8(s).unwrap(), "Andréé x");
+/// # #[cfg(feature = "charsets")]
+/// assert_eq!(
+///     urlsift::decode_words(b"=?ISO-2022-JP?B?GyRCJEYkOSRIGyhC?="),
+///     "てすと".as_bytes(),
+/// );
 /// ```
 pub fn decode_words(v: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(v.len());
-    let mut i = 0;
-    // Where the blanks after the last decoded word start in `out`.
-    let mut after_word: Option<usize> = None;
-    while i < v.len() {
-        if v[i] == b'=' && v.get(i + 1) == Some(&b'?') {
-            if let Some((decoded, len)) = encoded_word(&v[i..]) {
-                if let Some(k) = after_word {
-                    if out[k..].iter().all(|b| matches!(b, b' ' | b'\t')) {
-                        out.truncate(k);
-                    }
-                }
-                out.extend_from_slice(&decoded);
-                i += len;
-                after_word = Some(out.len());
-                continue;
-            }
-        }
-        if !matches!(v[i], b' ' | b'\t') {
-            after_word = None;
-        }
-        out.push(v[i]);
-        i += 1;
-    }
-    out
+    words(v).0
 }
 
-/// The encoded word at the start of `v`, decoded, and its length.
-fn encoded_word(v: &[u8]) -> Option<(Vec<u8>, usize)> {
-    // `=?charset?E?text?=`, no blanks inside, at most 75 bytes.
-    let body = &v[2..v.len().min(75)];
+/// A run of adjacent encoded words in one charset: their bytes, and where
+/// the run starts and ends in the value.
+struct Run {
+    charset: Charset,
+    bytes: Vec<u8>,
+    start: usize,
+    end: usize,
+}
+
+/// [`decode_words`], and whether a word was decoded.
+fn words(v: &[u8]) -> (Vec<u8>, bool) {
+    let mut out = Vec::with_capacity(v.len());
+    let mut decoded = false;
+    let mut run: Option<Run> = None;
+    // Where the text since the last run (or the start) begins.
+    let mut text = 0;
+    let mut i = 0;
+    while i < v.len() {
+        let word = match v[i] == b'=' && v.get(i + 1) == Some(&b'?') {
+            true => encoded_word(&v[i..]),
+            false => None,
+        };
+        let Some((charset, bytes, len)) = word else {
+            i += 1;
+            continue;
+        };
+        let between = &v[text..i];
+        let adjacent = run.is_some() && between.iter().all(|b| matches!(b, b' ' | b'\t'));
+        match &mut run {
+            Some(r) if adjacent && r.charset == charset => {
+                r.bytes.extend_from_slice(&bytes);
+                r.end = i + len;
+            }
+            _ => {
+                if let Some(r) = run.take() {
+                    decoded |= flush(v, r, &mut out);
+                }
+                if !adjacent {
+                    out.extend_from_slice(between);
+                }
+                run = Some(Run {
+                    charset,
+                    bytes,
+                    start: i,
+                    end: i + len,
+                });
+            }
+        }
+        i += len;
+        text = i;
+    }
+    if let Some(r) = run.take() {
+        decoded |= flush(v, r, &mut out);
+    }
+    out.extend_from_slice(&v[text..]);
+    (out, decoded)
+}
+
+/// Writes a run of words decoded (or as written, when its bytes are not
+/// text in its charset); returns whether it was decoded.
+fn flush(v: &[u8], r: Run, out: &mut Vec<u8>) -> bool {
+    if r.charset.is_utf8() {
+        out.extend_from_slice(&r.bytes);
+        return true;
+    }
+    match r.charset.decode(&r.bytes) {
+        Some(s) => {
+            out.extend_from_slice(s.as_bytes());
+            true
+        }
+        None => {
+            out.extend_from_slice(&v[r.start..r.end]);
+            false
+        }
+    }
+}
+
+/// The encoded word at the start of `v` (`=?charset?E?text?=`, no blanks
+/// inside): its charset, its bytes and its length; `None` when it is
+/// none, or its charset is not known.
+fn encoded_word(v: &[u8]) -> Option<(Charset, Vec<u8>, usize)> {
+    // A word ends at its first blank; the length RFC 2047 allows (75) is
+    // not enforced: mailers write longer ones, and readers decode them.
+    let end = v
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .unwrap_or(v.len());
+    let body = &v[2..end];
     let q1 = memchr(b'?', body)?;
-    let charset = &body[..q1];
+    let label = &body[..q1];
     let enc = *body.get(q1 + 1)?;
     if body.get(q1 + 2) != Some(&b'?') {
         return None;
     }
     let text_start = q1 + 3;
-    let end = memmem::find(&body[text_start..], b"?=")? + text_start;
-    let text = &body[text_start..end];
-    if text.iter().any(|b| b.is_ascii_whitespace()) {
-        return None;
-    }
+    let text_end = memmem::find(&body[text_start..], b"?=")? + text_start;
+    let text = &body[text_start..text_end];
     // A language tag (RFC 2231) is not part of the charset's name.
-    let charset = charset.split(|&b| b == b'*').next().unwrap_or_default();
+    let label = label.split(|&b| b == b'*').next().unwrap_or_default();
+    let charset = Charset::for_label(label)?;
     let bytes = match enc {
         b'Q' | b'q' => q_decode(text)?,
         b'B' | b'b' => b_decode(text)?,
         _ => return None,
     };
-    let decoded = if charset.eq_ignore_ascii_case(b"utf-8")
-        || charset.eq_ignore_ascii_case(b"us-ascii")
-    {
-        bytes
-    } else if charset.eq_ignore_ascii_case(b"iso-8859-1") || charset.eq_ignore_ascii_case(b"latin1")
-    {
-        bytes
-            .iter()
-            .map(|&b| char::from(b))
-            .collect::<String>()
-            .into_bytes()
-    } else {
-        return None;
-    };
-    Some((decoded, end + 4))
+    Some((charset, bytes, text_end + 4))
 }
 
 fn hex(b: u8) -> Option<u8> {

@@ -473,6 +473,7 @@ impl Engine {
                 spans: s.spans,
                 encoding: None,
                 content_type: None,
+                charset: None,
                 forwarded: None,
                 message: None,
                 broken: false,
@@ -1154,6 +1155,7 @@ impl Engine {
         std::mem::swap(&mut m.spans, &mut self.pieces);
         m.encoding = None;
         m.content_type = None;
+        m.charset = None;
         m.forwarded = None;
         m.message = None;
         m.broken = self.follow.lines > 0;

@@ -31,6 +31,11 @@ enum Mode {
     Header,
     /// Text: a body, or what comes before the first message.
     Text,
+    /// The start of a body, read line by line for the first text part's
+    /// `Content-Type` (whose charset may decode a subject of raw 8-bit
+    /// bytes): the header is decided when it is found, at the next
+    /// message, or [`WINDOW`] bytes into the body.
+    Probe,
 }
 
 /// Finds messages and reads their headers, fed the raw input in order.
@@ -70,6 +75,10 @@ pub struct MessageTracker {
     /// Every message start found, in order, when a caller asks for them
     /// (and empties it as it goes).
     pub(crate) log: Option<Vec<u64>>,
+    /// With [`Mode::Probe`]: where the body starts, and the value of the
+    /// `Content-Type` field being read (folded lines to come).
+    probe_start: u64,
+    probe_type: Option<Vec<u8>>,
 }
 
 /// A message start (a raw offset) and its metadata, made only when a match
@@ -155,6 +164,8 @@ impl MessageTracker {
             starts: VecDeque::new(),
             before: None,
             log: None,
+            probe_start: 0,
+            probe_type: None,
         }
     }
 
@@ -263,7 +274,7 @@ impl MessageTracker {
     /// is what it held at the line before). Returns where reading goes on
     /// (a line start, or the end of `data`).
     fn header_lines(&mut self, data: &[u8], i: usize, base: u64) -> usize {
-        const FIRST: [u8; 14] = Collector::FIRST;
+        const FIRST: [u8; 16] = Collector::FIRST;
         if FIRST.contains(&data[i]) {
             return self.line_at(data, i, base);
         }
@@ -318,8 +329,15 @@ impl MessageTracker {
                     self.begin(line, at);
                 }
             }
+            Mode::Probe => self.probe_line(line, at, prev_empty),
             Mode::Header => {
                 if empty_line(line) {
+                    if !self.decided && self.collector.wants_part_charset() {
+                        self.mode = Mode::Probe;
+                        self.probe_start = at;
+                        self.probe_type = None;
+                        return;
+                    }
                     if self.decided {
                         // Past the window: the text after the header takes
                         // all of it.
@@ -339,8 +357,82 @@ impl MessageTracker {
         }
     }
 
+    /// A line of the body while the first text part's `Content-Type` is
+    /// looked for ([`Mode::Probe`]).
+    fn probe_line(&mut self, line: &[u8], at: u64, prev_empty: bool) {
+        if let Some(mut value) = self.probe_type.take() {
+            if matches!(line.first(), Some(b' ' | b'\t')) {
+                let room = LINE_CAP.saturating_sub(value.len());
+                value.extend_from_slice(&line[..line.len().min(room)]);
+                self.probe_type = Some(value);
+                return;
+            }
+            if self.probe_type_read(&value) {
+                return self.text_line(line, at, prev_empty);
+            }
+        }
+        if (prev_empty && line.starts_with(b"From ")) || at - self.probe_start > WINDOW {
+            self.end_probe(None);
+            return self.text_line(line, at, prev_empty);
+        }
+        const NAME: &[u8] = b"content-type:";
+        if line.len() >= NAME.len() && line[..NAME.len()].eq_ignore_ascii_case(NAME) {
+            self.probe_type = Some(line[NAME.len()..].to_vec());
+        }
+    }
+
+    /// A part's `Content-Type` read while probing: when it is a text
+    /// part's, its charset is the message's and the probe ends (returns
+    /// true).
+    fn probe_type_read(&mut self, value: &[u8]) -> bool {
+        let v = value.strip_suffix(b"\r").unwrap_or(value);
+        let t = v
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(v.len());
+        if !v[t..]
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case(b"text/"))
+        {
+            return false;
+        }
+        self.end_probe(crate::params::charset(v));
+        true
+    }
+
+    /// The probe ends: the header is decided with `charset` as its first
+    /// text part's, and the body is read as text.
+    fn end_probe(&mut self, charset: Option<crate::charset::Charset>) {
+        self.collector.set_part_charset(charset);
+        self.probe_type = None;
+        self.end_header(true);
+        self.mode = Mode::Text;
+    }
+
+    /// Ends a probe still going (a message starts, or the input ends): the
+    /// `Content-Type` being read is judged as it stands.
+    fn settle_probe(&mut self) {
+        if self.mode != Mode::Probe {
+            return;
+        }
+        if let Some(value) = self.probe_type.take() {
+            self.probe_type_read(&value);
+        }
+        if self.mode == Mode::Probe {
+            self.end_probe(None);
+        }
+    }
+
+    /// `line` read as a line of text (after a probe ended).
+    fn text_line(&mut self, line: &[u8], at: u64, prev_empty: bool) {
+        if prev_empty && line.starts_with(b"From ") {
+            self.begin(line, at);
+        }
+    }
+
     /// A message starts at `at` with `line`.
     fn begin(&mut self, line: &[u8], at: u64) {
+        self.settle_probe();
         if self.mode == Mode::Header && !self.decided {
             self.end_header(true);
         }
@@ -383,6 +475,7 @@ impl MessageTracker {
         if let Some((line, at)) = self.line.take() {
             self.whole_line(&line, at);
         }
+        self.settle_probe();
         if self.mode == Mode::Header {
             self.end_header(true);
         }
@@ -391,7 +484,8 @@ impl MessageTracker {
     /// The start of the message whose header is still being read, while
     /// what it gives is not decided: a match at or after it must wait.
     pub fn undecided(&self) -> Option<u64> {
-        (self.mode == Mode::Header && !self.decided).then_some(self.header_start)
+        (matches!(self.mode, Mode::Header | Mode::Probe) && !self.decided)
+            .then_some(self.header_start)
     }
 
     /// The metadata of the message holding raw offset `at` (one before
@@ -622,6 +716,25 @@ mod tests {
     }
 
     #[test]
+    fn a_raw_subject_takes_the_first_text_part_s_charset_at_every_cut() {
+        let mbox = b"From a@b Tue Jan 12 14:02:11 1993\nSubject: \xa4\xa4\xa4\xe5\nContent-Type: multipart/mixed; boundary=X\n\npreamble <http://a/>\n--X\nContent-Type: multipart/alternative;\n boundary=Y\n\n--Y\nContent-Type: text/plain;\n\tcharset=\"big5\"\n\nbody <http://b/>\n--Y--\n--X--\n\nFrom c@d Tue Jan 12 14:02:11 1993\nSubject: \xa4\xa4\n\nno charset\n";
+        let whole = infos(mbox, &[]);
+        let first = at(&whole, mbox, b"preamble").unwrap();
+        #[cfg(feature = "charsets")]
+        assert_eq!(first.subject_lossy().unwrap(), "中文");
+        assert_eq!(at(&whole, mbox, b"body <"), Some(first));
+        assert_eq!(
+            at(&whole, mbox, b"no charset").unwrap().subject(),
+            Some(&b"\xa4\xa4"[..])
+        );
+        for c in 0..=mbox.len() {
+            assert_eq!(infos(mbox, &[c]), whole, "cut at {c}");
+        }
+        let bytes: Vec<usize> = (1..mbox.len()).collect();
+        assert_eq!(infos(mbox, &bytes), whole);
+    }
+
+    #[test]
     fn a_news_article_and_text_that_is_no_message() {
         let news = b"Path: a!b\nNewsgroups: comp.infosystems.www\nPosted: Tue Jan 12 14:02:11 1993\nSubject: Re: WWW\n\n<http://info.cern.ch/>\n";
         let all = infos(news, &[]);
@@ -702,7 +815,9 @@ mod tests {
         assert_eq!(d(b"=?us-ascii?q?a?= \t =?us-ascii?q?b?= c"), b"ab c");
         assert_eq!(d(b"x =?us-ascii?q?a?="), b"x a");
         // Another charset, a bad encoding, a malformed word: as written.
-        assert_eq!(d(b"=?KOI8-R?Q?=F0?="), b"=?KOI8-R?Q?=F0?=");
+        assert_eq!(d(b"=?x-unknown?Q?=F0?="), b"=?x-unknown?Q?=F0?=");
+        #[cfg(feature = "charsets")]
+        assert_eq!(d(b"=?KOI8-R?Q?=F0?="), "П".as_bytes());
         assert_eq!(d(b"=?utf-8?X?abc?="), b"=?utf-8?X?abc?=");
         assert_eq!(d(b"=?utf-8?Q?a b?="), b"=?utf-8?Q?a b?=");
         assert_eq!(d(b"=?utf-8?B?@@@?="), b"=?utf-8?B?@@@?=");

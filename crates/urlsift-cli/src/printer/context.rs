@@ -24,14 +24,17 @@
 //! Text is printed as it is, except what could act on a terminal or is not
 //! text: bytes below 0x20 but TAB, DEL, the C1 controls and bytes that are
 //! not UTF-8 are written `\xNN` (and `\` as `\\`); a line's CR LF end is
-//! dropped.
+//! dropped. For a terminal ([`Look::decode`]) and in JSON, the lines of a
+//! group are first decoded to UTF-8 from the charset of its URL's part or
+//! message ([`Match::charset`]), line by line; the bytes that do not decode
+//! are escaped as any other. Line numbers and the cap stay the raw text's.
 
 use std::collections::VecDeque;
 
 use super::color::{Paint, Style};
 use super::{put_u64, InputName, Recs};
 use crate::args::Context;
-use urlsift::Match;
+use urlsift::{Charset, Match};
 
 /// The most bytes of one line printed (and kept): a person reads no more
 /// of a line, and `-B` lines of a mailbox of one-line HTML parts stay
@@ -54,6 +57,8 @@ pub struct Mark {
     pub spans: Vec<(u64, u64)>,
     /// The hyperlink target (a validated URL), if any.
     pub link: Option<Vec<u8>>,
+    /// The charset of its text ([`Match::charset`]), when not UTF-8.
+    pub charset: Option<Charset>,
 }
 
 /// How the lines are decorated.
@@ -63,6 +68,8 @@ pub struct Look {
     pub line_number: bool,
     /// Colours and links.
     pub style: Style,
+    /// Decode lines from their charset (the output is for a terminal).
+    pub decode: bool,
 }
 
 /// A line walked: its number, its first [`KEEP`] bytes, and the length of
@@ -141,6 +148,11 @@ pub struct ContextLines {
     last_printed: Option<u64>,
     /// The last lines walked and not printed.
     history: VecDeque<Kept>,
+    /// The charset of the last URL met, which the lines of its group are
+    /// decoded by (with [`Look::decode`]).
+    charset: Option<Charset>,
+    /// A line decoded, reused.
+    decoded: Vec<u8>,
 }
 
 impl ContextLines {
@@ -158,6 +170,8 @@ impl ContextLines {
             after_left: 0,
             last_printed: None,
             history: VecDeque::new(),
+            charset: None,
+            decoded: Vec::new(),
         }
     }
 
@@ -194,6 +208,7 @@ impl ContextLines {
                     starts_group = true;
                 }
                 self.url_until = self.url_until.max(m.end);
+                self.charset = m.charset;
                 let k = self.links.len();
                 self.links.push(m.link);
                 self.spans
@@ -317,8 +332,9 @@ impl ContextLines {
         let whole = &head[..head.len().min(usize::try_from(len).unwrap_or(usize::MAX))];
         let text = &whole[..cap(whole)];
         let omitted = len - text.len() as u64;
+        let charset = self.charset.filter(|_| self.look.decode);
         match at {
-            None => escape_text(out, text),
+            None => escape_decoded(out, text, charset, &mut self.decoded),
             Some(s) => self.highlighted(out, text, s),
         }
         if omitted > 0 {
@@ -332,6 +348,11 @@ impl ContextLines {
     /// Writes `text` (at offset `s`) with the URL spans in it highlighted.
     fn highlighted(&mut self, out: &mut Vec<u8>, text: &[u8], s: u64) {
         let st = self.look.style;
+        // Each stretch decoded apart: the URL's bytes are ASCII, where
+        // every charset read by lines is in its initial state.
+        let charset = self.charset.filter(|_| self.look.decode);
+        let buf = &mut self.decoded;
+        let mut escape_text = |out: &mut Vec<u8>, t: &[u8]| escape_decoded(out, t, charset, buf);
         let e = s + text.len() as u64;
         // Spans wholly before this line are done.
         while self.spans.front().is_some_and(|sp| sp.1 <= s) {
@@ -535,6 +556,24 @@ pub fn capped(text: &[u8]) -> &[u8] {
     &text[..cap(text)]
 }
 
+/// `text` decoded from `charset` into `buf` when it names one that lines
+/// can be decoded by and the text is not ASCII; else `text` itself.
+pub fn decoded<'a>(text: &'a [u8], charset: Option<Charset>, buf: &'a mut Vec<u8>) -> &'a [u8] {
+    match charset {
+        Some(c) if c.lines_are_ascii_compatible() && !text.is_ascii() => {
+            buf.clear();
+            c.decode_keeping(text, buf);
+            buf
+        }
+        _ => text,
+    }
+}
+
+/// [`escape_text`] of `text` [`decoded`] from `charset`.
+fn escape_decoded(out: &mut Vec<u8>, text: &[u8], charset: Option<Charset>, buf: &mut Vec<u8>) {
+    escape_text(out, decoded(text, charset, buf));
+}
+
 /// Writes a line of text: UTF-8 as it is, but control bytes (TAB aside),
 /// DEL, the C1 controls, `\` and bytes that are not UTF-8 escaped.
 pub fn escape_text(out: &mut Vec<u8>, mut text: &[u8]) {
@@ -609,6 +648,7 @@ mod tests {
                     end: e as u64,
                     spans: vec![(s as u64 + 1, e as u64 - 1)],
                     link: None,
+                    charset: None,
                 }
             })
             .collect()
@@ -624,6 +664,7 @@ mod tests {
         let look = Look {
             line_number: true,
             style: Style::default(),
+            decode: false,
         };
         let mut cl = ContextLines::new(Context { before, after }, look, None);
         let mut recs = Recs::default();
@@ -650,6 +691,64 @@ mod tests {
     }
 
     const TEXT: &[u8] = b"1\n2\n3 <a>\n4\n5\n6\n7\n8 <b\n9 c>\n10\n11 <d>\n12\n";
+
+    #[test]
+    fn lines_decoded_from_their_url_s_charset_for_a_terminal() {
+        // Shift_JIS: 日本 before the URL, あ in the line after, and a lead
+        // byte that ends its line undecoded.
+        let text = b"\x93\xfa\x96\x7b <a>\n\x82\xa0\x82\n";
+        let sjis = Charset::for_label(b"shift_jis");
+        for (decode, want) in [
+            (true, "1:日本 <a>\n2-あ\\x82\n"),
+            (false, "1:\\x93\\xfa\\x96{ <a>\n2-\\x82\\xa0\\x82\n"),
+        ] {
+            let look = Look {
+                line_number: true,
+                style: Style::default(),
+                decode,
+            };
+            let mut cl = ContextLines::new(
+                Context {
+                    before: 1,
+                    after: 1,
+                },
+                look,
+                None,
+            );
+            let mut recs = Recs::default();
+            let mut ms = marks(text, &["<a"]);
+            ms[0].charset = sjis;
+            cl.piece(&mut recs, &name(), text, text.len(), 0, ms);
+            cl.finish(&mut recs, &name());
+            assert_eq!(String::from_utf8(recs.body).unwrap(), want);
+        }
+        // Highlighted, the stretches around the URL each decoded.
+        let look = Look {
+            line_number: false,
+            style: Style {
+                color: true,
+                hyperlink: false,
+            },
+            decode: true,
+        };
+        let mut cl = ContextLines::new(
+            Context {
+                before: 0,
+                after: 0,
+            },
+            look,
+            None,
+        );
+        let mut recs = Recs::default();
+        let mut ms = marks(text, &["<a"]);
+        ms[0].charset = sjis;
+        cl.piece(&mut recs, &name(), text, text.len(), 0, ms);
+        let out = String::from_utf8(recs.body).unwrap();
+        assert!(
+            out.starts_with("日本 <") && out.contains("a\x1b"),
+            "{out:?}"
+        );
+    }
 
     #[test]
     fn groups_marked_and_separated() {

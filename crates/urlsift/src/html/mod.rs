@@ -1221,7 +1221,7 @@ impl Part {
             self.map.raw_end_of(end_inner - 1).unwrap_or(v.at.r)
         };
         let valid = rejection.is_none().then(|| url.clone());
-        let m = Match::href(
+        let mut m = Match::href(
             url,
             self.policy,
             rejection,
@@ -1233,6 +1233,7 @@ impl Part {
             place.encoding,
             place.message.clone(),
         );
+        m.charset = place.charset;
         found.hrefs.push_back(Href {
             d,
             ldelta: v.at.delta,

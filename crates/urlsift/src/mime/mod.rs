@@ -40,10 +40,11 @@ mod unchanged;
 use std::cell::Cell;
 use std::sync::Arc;
 
-use memchr::{memchr, memrchr};
+use memchr::memrchr;
 
 pub(crate) use crate::map::{Kind, Map, Out, Place, Run};
 
+use crate::charset::Charset;
 use crate::html::{self, Found};
 use crate::matches::{Encoding, Match};
 use crate::message::{Collector, Fields, MessageInfo};
@@ -173,6 +174,9 @@ pub(crate) struct Reader {
     b64: base64::State,
     /// The content type last given to a text part's matches.
     last_content_type: Option<Arc<str>>,
+    /// The charset label last read from a text part's `Content-Type`, and
+    /// its charset (most parts of an input name the same one).
+    last_charset: (Vec<u8>, Option<Charset>),
     /// The settings (which HTML is read, and how hrefs are judged).
     cfg: Scanner,
     /// The HTML part being read (rules 18 to 22): the decoders write its
@@ -217,6 +221,7 @@ impl Reader {
             forwarded: None,
             b64: base64::State::default(),
             last_content_type: None,
+            last_charset: (Vec::new(), None),
         }
     }
 
@@ -657,10 +662,18 @@ impl Reader {
         self.b64 = base64::State::default();
         let content_type =
             (h.depth > 0 || encoding.is_some() || is_html).then(|| self.content_type_of(t, s));
+        // The part's charset, where its content type is told (a
+        // top-level plain body is scanned where it lies, its place not
+        // told: its message's metadata gives its charset).
+        let charset = match (&content_type, value.and_then(crate::params::charset_label)) {
+            (Some(_), Some(label)) => self.charset_of(&label),
+            _ => None,
+        };
         self.place = Place {
             encoding,
             content_type,
             message: self.forwarded.clone(),
+            charset,
         };
         if is_html {
             let place = self.place.clone();
@@ -692,6 +705,18 @@ impl Reader {
             HtmlMode::Always => true,
             HtmlMode::Fallback => !alternative || !self.frames.last().is_some_and(|f| f.plain),
         }
+    }
+
+    /// The charset `label` names, when known and not UTF-8; the last one
+    /// found serves again for the same label.
+    fn charset_of(&mut self, label: &[u8]) -> Option<Charset> {
+        let (last, charset) = &mut self.last_charset;
+        if last.as_slice() != label {
+            last.clear();
+            last.extend_from_slice(label);
+            *charset = Charset::for_label(label).filter(|c| !c.is_utf8());
+        }
+        *charset
     }
 
     /// `type/subtype` in lower case, for the matches of a text part; the
@@ -1170,30 +1195,17 @@ fn read_as_text(t: &[u8], s: &[u8]) -> bool {
 }
 
 /// `type/subtype` in lower case and the parameters (names in lower case,
-/// first occurrence first) of a `Content-Type` value; one that is not
+/// first occurrence first, RFC 2231's joined and decoded: see
+/// [`params`](crate::params)) of a `Content-Type` value; one that is not
 /// `type/subtype` means `text/plain` (rule 10).
 fn content_type(v: &[u8]) -> (String, Vec<(String, Vec<u8>)>) {
-    let Some((t, s, mut i)) = content_type_value(v) else {
+    let Some((t, s, i)) = content_type_value(v) else {
         return ("text/plain".to_string(), Vec::new());
     };
     let mut ctype = String::from_utf8_lossy(t).to_ascii_lowercase();
     ctype.push('/');
     ctype.push_str(&String::from_utf8_lossy(s).to_ascii_lowercase());
-    let mut params: Vec<(String, Vec<u8>)> = Vec::new();
-    // Each `; name = value`, found by search as the reference does.
-    while let Some(k) = memchr(b';', &v[i..]) {
-        i += k;
-        match param(v, i) {
-            Some((name, value, end)) => {
-                if !params.iter().any(|(n, _)| *n == name) {
-                    params.push((name, value));
-                }
-                i = end;
-            }
-            None => i += 1,
-        }
-    }
-    (ctype, params)
+    (ctype, crate::params::params(v, i))
 }
 
 /// The `type` and `subtype` of a `Content-Type` value and where they end,
@@ -1210,52 +1222,6 @@ fn content_type_value(v: &[u8]) -> Option<(&[u8], &[u8], usize)> {
         return None;
     }
     Some((&v[i..i + t], &v[j..j + s], j + s))
-}
-
-/// The parameter at `v[i] == b';'`: name, value and the end, or `None`.
-fn param(v: &[u8], i: usize) -> Option<(String, Vec<u8>, usize)> {
-    let mut j = i + 1;
-    j += v[j..].iter().take_while(|&&b| py_space(b)).count();
-    let n = v[j..]
-        .iter()
-        .take_while(|&&b| !py_space(b) && b != b'=' && b != b';')
-        .count();
-    if n == 0 {
-        return None;
-    }
-    let name = String::from_utf8_lossy(&v[j..j + n]).to_ascii_lowercase();
-    j += n;
-    j += v[j..].iter().take_while(|&&b| py_space(b)).count();
-    if v.get(j) != Some(&b'=') {
-        return None;
-    }
-    j += 1;
-    j += v[j..].iter().take_while(|&&b| py_space(b)).count();
-    if v.get(j) == Some(&b'"') {
-        // A quoted string with backslash escapes; unterminated: the
-        // unquoted reading of the same bytes.
-        let mut value = Vec::new();
-        let mut k = j + 1;
-        while k < v.len() {
-            match v[k] {
-                b'"' => return Some((name, value, k + 1)),
-                b'\\' if k + 1 < v.len() => {
-                    value.push(v[k + 1]);
-                    k += 2;
-                }
-                b'\\' => break,
-                b => {
-                    value.push(b);
-                    k += 1;
-                }
-            }
-        }
-    }
-    let m = v[j..]
-        .iter()
-        .take_while(|&&b| !py_space(b) && b != b';')
-        .count();
-    Some((name, v[j..j + m].to_vec(), j + m))
 }
 
 /// The scanning engine reading what a [`Reader`] writes, matches moved to

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# charsets.sh - what decoding headers and context lines in every charset
+# costs: on `gen-corpus --size 256M --seed 1 --mime 0.4 --html 0.5`, one
+# thread, this build against BASE (the build before; by default the `main`
+# branch, built in a temporary worktree): `--json` with all four fields
+# (its default; target <= 1.03) and plain output (target 1.00).
+#
+#   benches/charsets.sh [--size 256M] [--runs 7] [--dir DIR] [--callgrind]
+#
+# BASE=path sets the binary to compare with. Each pair runs RUNS times,
+# alternating; the medians of the CPU time (perf's task-clock, else wall
+# time) and of the paired ratios are printed. With --callgrind, the
+# instructions of one run of each on a 16M corpus of the same kind
+# (repeatable on a loaded machine). Corpora are kept in DIR (default
+# /tmp/urlsift-bench) and reused. Needs ../shared (gen-corpus).
+set -euo pipefail
+size=256M runs=7 dir=/tmp/urlsift-bench callgrind=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --size) size="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
+        --dir) dir="$2"; shift 2 ;;
+        --callgrind) callgrind=1; shift ;;
+        *) echo "usage: $0 [--size 256M] [--runs 7] [--dir DIR] [--callgrind]" >&2; exit 2 ;;
+    esac
+done
+source "$(dirname "$0")/common.sh"
+mkdir -p "$dir"
+
+if [ -z "${BASE:-}" ]; then
+    base_tree="$dir/base-main"
+    if [ ! -x "$base_tree/target/release/urlsift" ]; then
+        rm -rf "$base_tree"
+        git -C "$root" worktree add --detach "$base_tree" main >/dev/null
+        cargo build --release -q --manifest-path "$base_tree/Cargo.toml" -p urlsift-cli
+    fi
+    BASE="$base_tree/target/release/urlsift"
+fi
+
+corpus_of() {
+    local c="$dir/corpus-$1-1-mime0.4-html0.5"
+    if [ ! -d "$c" ]; then
+        "$shared/bench/gen-corpus" --size "$1" --seed 1 --mime 0.4 --html 0.5 --out "$c" >/dev/null
+    fi
+    echo "$c"
+}
+
+cpu="$(lscpu | sed -n 's/^Model name: *//p')"
+
+if [ "$callgrind" = 1 ]; then
+    command -v valgrind >/dev/null || { apt-get update >/dev/null && apt-get install -y valgrind >/dev/null; }
+    corpus="$(corpus_of 16M)"
+    cd "$corpus"
+    instr() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" mail.mbox news 2>&1 >/dev/null |
+            sed -n 's/.*Collected : *//p'
+    }
+    echo "corpus: $corpus ($(du -sh . | cut -f1)); CPU: $cpu; instructions (callgrind)"
+    for mode in "--json" ""; do
+        # shellcheck disable=SC2086
+        a=$(instr "$bin" -j1 $mode) b=$(instr "$BASE" -j1 $mode)
+        printf '%-10s this %s  base %s  ratio %s\n' "${mode:-plain}" "$a" "$b" \
+            "$(echo "scale=4; $a / $b" | bc)"
+    done
+    exit 0
+fi
+
+corpus="$(corpus_of "$size")"
+cd "$corpus"
+
+# Seconds of one run of the command in "$@": CPU time (perf's task-clock)
+# when perf is there, steadier than wall time on a shared machine; wall
+# time otherwise.
+wall() {
+    local t0 t1
+    if command -v perf >/dev/null 2>&1; then
+        perf stat -x, -e task-clock "$@" mail.mbox news 2>&1 >/dev/null |
+            awk -F, '/task-clock/ {printf "%.4f\n", $1 / 1000}'
+        return
+    fi
+    t0=$(date +%s%N)
+    "$@" mail.mbox news >/dev/null
+    t1=$(date +%s%N)
+    echo "scale=4; ($t1 - $t0) / 1000000000" | bc
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# pair LABEL "A command" "B command": RUNS alternating runs of each.
+pair() {
+    local label="$1" a="$2" b="$3" ta tb i
+    : >"$dir/a" && : >"$dir/b" && : >"$dir/r"
+    # shellcheck disable=SC2086
+    for ((i = 0; i < runs; i++)); do
+        ta=$(wall $a)
+        tb=$(wall $b)
+        echo "$ta" >>"$dir/a"
+        echo "$tb" >>"$dir/b"
+        echo "scale=4; $ta / $tb" | bc >>"$dir/r"
+    done
+    printf '%-28s this %6.3f s  base %6.3f s  ratio median %s (range %s-%s)\n' "$label" \
+        "$(median <"$dir/a")" "$(median <"$dir/b")" "$(median <"$dir/r")" \
+        "$(sort -g "$dir/r" | head -1)" "$(sort -g "$dir/r" | tail -1)"
+}
+
+echo "corpus: $corpus ($(du -sh . | cut -f1)); CPU: $cpu; base: $BASE"
+pair "--json (all fields)" "$bin -j1 --json" "$BASE -j1 --json"
+pair "plain" "$bin -j1" "$BASE -j1"
