@@ -11,7 +11,15 @@ use std::path::Path;
 /// module must be given its place.
 const LAYERS: &[&[&str]] = &[
     // Bytes, errors, buffers, dates: no knowledge of URLs in text.
-    &["class", "error", "warning", "wide", "readbuf", "date"],
+    &[
+        "class",
+        "error",
+        "warning",
+        "wide",
+        "readbuf",
+        "date",
+        "multibyte",
+    ],
     // Searches built on those: `%XX`, mbox message starts, line starts.
     &["percent", "mbox", "lines"],
     // RFC 1738's grammar (section 5).

@@ -122,6 +122,7 @@ mod matches;
 mod mbox;
 mod message;
 mod mime;
+mod multibyte;
 mod naked;
 mod percent;
 mod pieces;

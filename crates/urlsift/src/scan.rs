@@ -480,6 +480,7 @@ impl Engine {
                 hyphen: None,
                 policy: cfg.policy,
                 rejection: None,
+                anchor: None,
             },
             skip: Skip::new(),
             // Boxed: an engine without the naked pass stays as small as it was.

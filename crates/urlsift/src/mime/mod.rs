@@ -671,6 +671,11 @@ impl Reader {
                 }
                 None => Box::new(html::Part::new(&self.cfg, place)),
             });
+            if let Some(part) = &mut self.html {
+                part.set_charset(html::Charset::from_label(
+                    value.and_then(crate::multibyte::label),
+                ));
+            }
         }
     }
 
@@ -1396,8 +1401,13 @@ impl MimeScan {
             }
             self.feed_bytes(step, &mut |m| attach.take(m, each));
             // No match to come starts before the oldest byte the map
-            // still translates.
-            attach.release(self.map.first_raw().unwrap_or(self.rbase), each);
+            // still translates, or the href that waits for its text.
+            let floor = self.map.first_raw().unwrap_or(self.rbase);
+            let floor = match self.reader.found.open {
+                Some((_, r)) => floor.min(r),
+                None => floor,
+            };
+            attach.release(floor, each);
         }
         self.attach = Some(attach);
     }
@@ -1464,7 +1474,13 @@ impl MimeScan {
         let (dec, base) = (&self.dec, self.dbase);
         // A forwarded message's header whose Message-ID may still come
         // waits: its URLs take that id.
-        let limit = match self.reader.hold() {
+        // So does an `href` whose anchor text is still being read: it
+        // and what follows it (rule 22's order).
+        let hold = match (self.reader.hold(), self.reader.found.open) {
+            (Some(h), Some((d, _))) => Some(h.min(d)),
+            (h, o) => h.or(o.map(|(d, _)| d)),
+        };
+        let limit = match hold {
             Some(h) if !eof => (h.saturating_sub(base) as usize).min(dec.len()),
             _ => dec.len(),
         };
@@ -1519,7 +1535,7 @@ fn scan_window(
     }
     let stop = engine.scan(buf, base, eof, limit, &mut |m| {
         let (p, q) = (m.offset, m.end);
-        while found.hrefs.front().is_some_and(|h| h.d <= p) {
+        while found.hrefs.front().is_some_and(|h| h.d <= p && !h.open) {
             let mut h = found.hrefs.pop_front().expect("an href");
             let from = (h.d.max(base) - base) as usize;
             let to = ((p - base) as usize).min(buf.len());
@@ -1538,7 +1554,7 @@ fn scan_window(
     while found
         .hrefs
         .front()
-        .is_some_and(|h| h.d <= keep || (eof && h.d <= end))
+        .is_some_and(|h| (h.d <= keep && !h.open) || (eof && h.d <= end))
     {
         let mut h = found.hrefs.pop_front().expect("an href");
         let line = engine.line_at(buf, base, h.d.min(end)) as i64;
