@@ -47,6 +47,7 @@ pub(crate) use crate::map::{Kind, Map, Out, Place, Run};
 use crate::html::{self, Found};
 use crate::matches::{Encoding, Match};
 use crate::message::{Collector, Fields, MessageInfo};
+use crate::multibyte::Multibyte;
 use crate::scan::Engine;
 use crate::settings::{HtmlMode, Scanner};
 use crate::tracker::Attach;
@@ -187,6 +188,12 @@ pub(crate) struct Reader {
     html_end: Option<(u64, i64)>,
     /// What HTML parts gave beside their text.
     pub(crate) found: Found,
+    /// The multi-byte charset of the body being read (rule 23; only with
+    /// naked URLs on).
+    charset: Option<Multibyte>,
+    /// Where the charset changed in the decoded text since the engine was
+    /// last told.
+    pub(crate) charsets: Vec<(u64, Option<Multibyte>)>,
 }
 
 /// What a line start is.
@@ -205,6 +212,8 @@ impl Reader {
             in_html: false,
             html_end: None,
             found: Found::default(),
+            charset: None,
+            charsets: Vec::new(),
             mode: Mode::Start,
             frames: Vec::new(),
             header: Header::default(),
@@ -485,6 +494,7 @@ impl Reader {
             Some(Event::From) => {
                 self.name_held(out);
                 self.end_text(out, Some(at));
+                self.set_charset(None, out.d());
                 self.frames.clear();
                 self.forwarded = None;
                 self.begin_entity(0, false, false);
@@ -494,6 +504,7 @@ impl Reader {
                 run.checked = None;
                 self.name_held(out);
                 self.end_text(out, Some(at));
+                self.set_charset(None, out.d());
                 self.frames.truncate(frame + 1);
                 let f = &mut self.frames[frame];
                 let (depth, alternative) = (f.depth + 1, f.alternative);
@@ -579,8 +590,18 @@ impl Reader {
         }
     }
 
-    /// The header block ended: what is the body (rules 10 and 12)?
-    fn begin_body(&mut self) {
+    /// The body (its text at decoded offset `d`) is in `charset` (rule
+    /// 23): noted for the engine when naked URLs are on.
+    fn set_charset(&mut self, charset: Option<Multibyte>, d: u64) {
+        if self.charset != charset && self.cfg.naked {
+            self.charset = charset;
+            self.charsets.push((d, charset));
+        }
+    }
+
+    /// The header block ended: what is the body (rules 10 and 12), whose
+    /// text starts at decoded offset `d`?
+    fn begin_body(&mut self, d: u64) {
         let h = std::mem::take(&mut self.header);
         if h.forwarded {
             self.forwarded = match h.window_passed {
@@ -655,6 +676,9 @@ impl Reader {
         };
         self.mode = mode;
         self.b64 = base64::State::default();
+        if self.cfg.naked {
+            self.set_charset(value.and_then(crate::multibyte::declared), d);
+        }
         let content_type =
             (h.depth > 0 || encoding.is_some() || is_html).then(|| self.content_type_of(t, s));
         self.place = Place {
@@ -895,7 +919,7 @@ impl Reader {
                         // The empty line ends the header block; it is text.
                         self.push_header(run, pend, e, pend_ls, out);
                         self.name_held(out);
-                        self.begin_body();
+                        self.begin_body(out.d());
                         return Ok(e);
                     }
                     self.header_line(run, pos, e, at_ls);
@@ -1377,6 +1401,9 @@ impl MimeScan {
             map: &mut self.map,
         };
         let took = self.reader.run(bytes, self.rbase, eof, &mut out);
+        for (d, charset) in self.reader.charsets.drain(..) {
+            self.engine.charset_from(d, charset);
+        }
         self.rbase += took as u64;
         if eof {
             self.reader.finish(&mut out);
