@@ -206,7 +206,8 @@ impl Match {
     /// taken from at most [`Limits::max_bytes`](crate::Limits) bytes of
     /// the part after the start tag. `Some("")` for a link with no text
     /// (an image); `None` for every other match (an `area` tag's href, a
-    /// URL in text).
+    /// URL in text), and for all when
+    /// [`Scanner::anchor_text`](crate::Scanner::anchor_text) is off.
     pub fn anchor(&self) -> Option<&str> {
         self.anchor.as_deref()
     }

@@ -89,6 +89,20 @@ impl LinkText {
 
     /// Text bytes in the part's charset.
     pub fn push_bytes(&mut self, bytes: &[u8]) {
+        if self.full {
+            return;
+        }
+        if self.raw.is_empty() && self.plain() && bytes.is_ascii() && !bytes.contains(&0x1b) {
+            // Most link texts: ASCII, the same in every charset read here
+            // (ISO-2022-JP too, before its first escape): no decoding.
+            for &b in bytes {
+                self.push_char(b as char);
+                if self.full {
+                    return;
+                }
+            }
+            return;
+        }
         for &b in bytes {
             if self.full {
                 return;
@@ -128,6 +142,7 @@ impl LinkText {
     }
 
     /// Appends a decoded character, collapsing blanks.
+    #[inline]
     fn push_char(&mut self, c: char) {
         if self.chars >= MAX_CHARS {
             self.full = true;
@@ -160,15 +175,33 @@ impl LinkText {
         let raw = std::mem::take(&mut self.raw);
         // A blank after the bytes held comes after their text.
         let blank = std::mem::replace(&mut self.blank, false);
-        let mut out = String::new();
-        let wait = self.decode_into(&raw, last, &mut out);
-        for c in out.chars() {
-            self.push_char(c);
-        }
+        let wait = if self.plain() && raw.is_ascii() && !raw.contains(&0x1b) {
+            // Most link texts: ASCII, the same in every charset read here
+            // (ISO-2022-JP too, before its first escape).
+            for &b in &raw {
+                self.push_char(b as char);
+            }
+            0
+        } else {
+            let mut out = String::new();
+            let wait = self.decode_into(&raw, last, &mut out);
+            for c in out.chars() {
+                self.push_char(c);
+            }
+            wait
+        };
         self.blank |= blank;
         self.raw = raw;
         let n = self.raw.len();
         self.raw.drain(..n - wait);
+    }
+
+    /// No decoder has started (a stateful one, once started, reads on).
+    fn plain(&self) -> bool {
+        #[cfg(feature = "charsets")]
+        return self.decoder.is_none();
+        #[cfg(not(feature = "charsets"))]
+        true
     }
 
     /// Decodes `raw` into `out`; returns how many bytes at its end wait for
@@ -220,14 +253,12 @@ impl LinkText {
 
     /// The anchor text: collapsed, trimmed, at most [`MAX_CHARS`]
     /// characters.
-    pub fn finish(&mut self) -> String {
+    pub fn finish(&mut self) -> Box<str> {
         self.full = false;
         self.decode(true);
         self.full = true;
-        let mut t = std::mem::take(&mut self.text);
-        let end = t.trim_end_matches(' ').len();
-        t.truncate(end);
-        t
+        // One allocation, of its size; the buffer serves the next text.
+        Box::from(self.text.trim_end_matches(' '))
     }
 }
 
@@ -241,7 +272,7 @@ mod tests {
         for p in parts {
             t.push_bytes(p);
         }
-        t.finish()
+        t.finish().into()
     }
 
     #[test]
@@ -255,7 +286,11 @@ mod tests {
         t.push_bytes(b"a ");
         t.push_str("&\u{a0}");
         t.push_bytes(b"\n b");
-        assert_eq!(t.finish(), "a &\u{a0} b");
+        assert_eq!(&*t.finish(), "a &\u{a0} b");
+        // The buffers serve the next text.
+        t.start(Charset::default());
+        t.push_bytes(b" x ");
+        assert_eq!(&*t.finish(), "x");
     }
 
     #[test]

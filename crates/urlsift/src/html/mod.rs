@@ -503,6 +503,8 @@ pub(crate) struct Part {
     /// that inner offset (a bound, so the wait is bounded).
     link: LinkText,
     link_until: Option<u64>,
+    /// Anchor texts are wanted ([`Scanner::anchor_text`]).
+    anchor_text: bool,
 }
 
 impl Part {
@@ -540,6 +542,7 @@ impl Part {
             charset: Charset::default(),
             link: LinkText::default(),
             link_until: None,
+            anchor_text: cfg.get_anchor_text(),
         }
     }
 
@@ -653,7 +656,7 @@ impl Part {
         let text = self.link.finish();
         if let Some(h) = found.hrefs.iter_mut().rev().find(|h| h.open) {
             h.open = false;
-            h.m.anchor = Some(text.into_boxed_str());
+            h.m.anchor = Some(text);
         }
         found.open = None;
     }
@@ -1248,7 +1251,7 @@ impl Part {
                 .href
                 .take()
                 .and_then(|v| self.href(v, place, out.d(), found));
-            if c == Class::A && found.hrefs.len() > queued {
+            if c == Class::A && self.anchor_text && found.hrefs.len() > queued {
                 // Its text is read before it goes.
                 if let Some(h) = found.hrefs.back_mut() {
                     h.open = true;
@@ -1633,6 +1636,18 @@ mod tests {
                 a("http://t.example/", None),
                 a("http://b.example/", Some("y")),
             ]
+        );
+        // Not asked for: the same matches, no texts.
+        let mail =
+            "Content-Type: text/html\n\n<a href=http://a.example/>x &lt;http://t.example/&gt;</a>";
+        let off = Scanner::new().anchor_text(false).extract(mail.as_bytes());
+        let on = Scanner::new().extract(mail.as_bytes());
+        assert_eq!(off.len(), 2);
+        assert!(off.iter().all(|m| m.anchor().is_none()));
+        assert_eq!(on[0].anchor(), Some("x <http://t.example/>"));
+        assert_eq!(
+            off.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
+            on.iter().map(|m| m.as_str()).collect::<Vec<_>>()
         );
         // A rejected href has its text too; at most 200 characters.
         let long = format!("<a href='http://u@h.example/'>{}</a>", "ab ".repeat(100));
