@@ -95,13 +95,7 @@ impl LinkText {
         if self.raw.is_empty() && self.plain() && bytes.is_ascii() && !bytes.contains(&0x1b) {
             // Most link texts: ASCII, the same in every charset read here
             // (ISO-2022-JP too, before its first escape): no decoding.
-            for &b in bytes {
-                self.push_char(b as char);
-                if self.full {
-                    return;
-                }
-            }
-            return;
+            return self.push_ascii(bytes);
         }
         for &b in bytes {
             if self.full {
@@ -138,6 +132,50 @@ impl LinkText {
         self.decode(false);
         for c in s.chars() {
             self.push_char(c);
+        }
+    }
+
+    /// Appends ASCII text a word at a time, as [`LinkText::push_char`]
+    /// would a character at a time.
+    fn push_ascii(&mut self, mut rest: &[u8]) {
+        loop {
+            let k = rest
+                .iter()
+                .position(|&b| !is_blank(b))
+                .unwrap_or(rest.len());
+            if k > 0 {
+                self.blank = true;
+                rest = &rest[k..];
+            }
+            if rest.is_empty() {
+                return;
+            }
+            if self.chars >= MAX_CHARS {
+                self.full = true;
+                return;
+            }
+            if self.blank {
+                self.blank = false;
+                if self.chars > 0 {
+                    self.text.push(' ');
+                    self.chars += 1;
+                    if self.chars >= MAX_CHARS {
+                        self.full = true;
+                        return;
+                    }
+                }
+            }
+            let w = rest.iter().position(|&b| is_blank(b)).unwrap_or(rest.len());
+            let take = w.min(MAX_CHARS - self.chars);
+            // ASCII: one character per byte.
+            self.text
+                .push_str(std::str::from_utf8(&rest[..take]).unwrap_or_default());
+            self.chars += take;
+            if take < w {
+                self.full = true;
+                return;
+            }
+            rest = &rest[w..];
         }
     }
 

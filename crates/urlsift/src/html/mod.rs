@@ -649,10 +649,17 @@ impl Part {
     }
 
     /// The anchor text being read is decided: its href takes it and may go.
+    #[inline]
     fn finish_link(&mut self, found: &mut Found) {
-        if self.link_until.take().is_none() {
-            return;
+        if self.link_until.is_some() {
+            self.give_link(found);
         }
+    }
+
+    /// [`Part::finish_link`] when an anchor text is being read.
+    #[inline(never)]
+    fn give_link(&mut self, found: &mut Found) {
+        self.link_until = None;
         let text = self.link.finish();
         if let Some(h) = found.hrefs.iter_mut().rev().find(|h| h.open) {
             h.open = false;
@@ -699,6 +706,7 @@ impl Part {
     /// Text `bytes` comes: a pending line end is written before it unless
     /// its first byte that is no blank is a line feed; `false` when it is
     /// all blanks, which leave the line end pending (and are dropped).
+    #[inline]
     fn before_text(&mut self, bytes: &[u8], out: &mut Out<'_>) -> bool {
         let Some(at) = self.pend else { return true };
         let Some(&first) = bytes.iter().find(|&&b| !blank(b)) else {

@@ -695,7 +695,7 @@ impl Reader {
                 }
                 None => Box::new(html::Part::new(&self.cfg, place)),
             });
-            if let Some(part) = &mut self.html {
+            if let Some(part) = self.html.as_mut().filter(|_| self.cfg.get_anchor_text()) {
                 part.set_charset(html::Charset::from_label(
                     value.and_then(crate::multibyte::label),
                 ));
@@ -1401,8 +1401,10 @@ impl MimeScan {
             map: &mut self.map,
         };
         let took = self.reader.run(bytes, self.rbase, eof, &mut out);
-        for (d, charset) in self.reader.charsets.drain(..) {
-            self.engine.charset_from(d, charset);
+        if !self.reader.charsets.is_empty() {
+            for (d, charset) in self.reader.charsets.drain(..) {
+                self.engine.charset_from(d, charset);
+            }
         }
         self.rbase += took as u64;
         if eof {
@@ -1503,10 +1505,10 @@ impl MimeScan {
         // waits: its URLs take that id.
         // So does an `href` whose anchor text is still being read: it
         // and what follows it (rule 22's order).
-        let hold = match (self.reader.hold(), self.reader.found.open) {
-            (Some(h), Some((d, _))) => Some(h.min(d)),
-            (h, o) => h.or(o.map(|(d, _)| d)),
-        };
+        let mut hold = self.reader.hold();
+        if let Some((d, _)) = self.reader.found.open {
+            hold = Some(hold.map_or(d, |h| h.min(d)));
+        }
         let limit = match hold {
             Some(h) if !eof => (h.saturating_sub(base) as usize).min(dec.len()),
             _ => dec.len(),
