@@ -58,9 +58,21 @@ pub(crate) struct LinkText {
     blank: bool,
     charset: Charset,
     #[cfg(feature = "charsets")]
-    decoder: Option<encoding_rs::Decoder>,
+    decoder: Option<Decoder>,
     /// No more text is taken.
     full: bool,
+}
+
+/// A decoder that has started (`encoding_rs`'s, which older versions do
+/// not show with `Debug`).
+#[cfg(feature = "charsets")]
+struct Decoder(encoding_rs::Decoder);
+
+#[cfg(feature = "charsets")]
+impl std::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.encoding().name())
+    }
 }
 
 fn is_blank(b: u8) -> bool {
@@ -253,9 +265,9 @@ impl LinkText {
                 None if raw.contains(&0x1b) => encoding_rs::ISO_2022_JP,
                 None => encoding_rs::UTF_8,
             };
-            let d = self
+            let Decoder(d) = self
                 .decoder
-                .get_or_insert_with(|| enc.new_decoder_without_bom_handling());
+                .get_or_insert_with(|| Decoder(enc.new_decoder_without_bom_handling()));
             out.reserve(d.max_utf8_buffer_length(raw.len()).unwrap_or(raw.len() * 3));
             let _ = d.decode_to_string(raw, out, last);
             0
