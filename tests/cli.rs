@@ -1114,6 +1114,46 @@ Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n\
     assert_eq!(r.code, 2);
 }
 
+/// An `href` URL's JSON object carries its link's text (`anchor`),
+/// decoded from the part's charset; other URLs have no such field.
+#[test]
+fn html_anchor_text() {
+    // "日本語" in Shift_JIS; a Big5 "中文" in base64, each beside a text URL.
+    const MAIL: &[u8] = b"From a@b Thu Jan  1 00:00:00 1998\n\
+Content-Type: text/html; charset=Shift_JIS\n\n\
+<a href=\"http://jp.example/\">\n  \x93\xfa\x96\x7b\x8c\xea &amp; <b>more</b>\n</a> &lt;http://t.example/&gt;\n\
+<map><area href=http://area.example/></map>\n\
+\n\
+From a@b Thu Jan  1 00:00:00 1998\n\
+Content-Type: text/html; charset=big5\n\
+Content-Transfer-Encoding: base64\n\n\
+PGEgaHJlZj1odHRwOi8vdHcuZXhhbXBsZS8+pKSk5TwvYT4K\n";
+    let d = tmp();
+    write(d.path(), "m.mbox", MAIL);
+    let r = run(d.path(), &["--json", "m.mbox"]);
+    let v: Vec<Value> = r
+        .out()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<(&str, Option<&Value>)> = v
+        .iter()
+        .map(|v| (v["url"].as_str().unwrap(), v.get("anchor")))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "http://jp.example/",
+                Some(&Value::from("\u{65e5}\u{672c}\u{8a9e} & more"))
+            ),
+            ("http://t.example/", None),
+            ("http://area.example/", Some(&Value::Null)),
+            ("http://tw.example/", Some(&Value::from("\u{4e2d}\u{6587}"))),
+        ]
+    );
+}
+
 /// An mbox of three messages: dated by `Date:`, by the `From ` line only,
 /// and a news article with B news `Posted:`, groups and an encoded subject.
 const DATED: &[u8] = b"From a@b Tue Jan 12 14:02:11 1993\n\

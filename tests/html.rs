@@ -11,7 +11,7 @@ use urlsift::{HtmlMode, Match, PushScanner, Scanner};
 /// What a match says, positions included.
 fn key(m: &Match) -> String {
     format!(
-        "{} {:?} {}:{} @{}..{} {:?} {:?} {:?} {}",
+        "{} {:?} {}:{} @{}..{} {:?} {:?} {:?} {} {:?}",
         m.as_str(),
         m.form(),
         m.line(),
@@ -21,7 +21,8 @@ fn key(m: &Match) -> String {
         m.spans(),
         m.encoding(),
         m.content_type(),
-        m.is_valid()
+        m.is_valid(),
+        m.anchor()
     )
 }
 

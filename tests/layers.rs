@@ -12,7 +12,14 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     // Bytes, errors, buffers, dates: no knowledge of URLs in text.
     &[
-        "class", "error", "warning", "wide", "readbuf", "date", "charset",
+        "class",
+        "error",
+        "warning",
+        "wide",
+        "readbuf",
+        "date",
+        "charset",
+        "multibyte",
     ],
     // Searches built on those: `%XX`, mbox message starts, line starts.
     &["percent", "mbox", "lines"],

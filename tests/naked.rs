@@ -102,19 +102,22 @@ fn run_front_ends(c: &Case) -> Vec<String> {
             }
             let runs = all_front_ends(s, &c.input, c.input.len() as u64);
             let want = key(&runs[0].1);
+            // Pieces are read raw (no MIME): as the raw reading, which is
+            // the MIME reading but where a part's charset matters (rule 23).
+            let raw = key(&s.mime(false).extract(&c.input));
             for (label, got) in &runs[1..] {
                 if key(got) != want {
                     errs.push(format!("{label} (max_bytes {max_bytes:?}) differs"));
                 }
             }
             let every: Vec<usize> = (1..c.input.len()).collect();
-            if key(&via_pieces(s, &c.input, &every)) != want {
+            if key(&via_pieces(s, &c.input, &every)) != raw {
                 errs.push(format!(
                     "pieces of one byte (max_bytes {max_bytes:?}) differ"
                 ));
             }
             let lines: Vec<usize> = common::line_starts(&c.input);
-            if key(&via_pieces(s, &c.input, &lines)) != want {
+            if key(&via_pieces(s, &c.input, &lines)) != raw {
                 errs.push(format!("pieces per line (max_bytes {max_bytes:?}) differ"));
             }
         }
@@ -267,6 +270,40 @@ const PIECES: &[&str] = &[
     ";type=a",
 ];
 
+/// Rule 23's charsets, each with characters it writes in more than one
+/// byte whose last byte may be ASCII (`ア`, `、`, `갂`...) and the
+/// punctuation a URL stands between.
+#[cfg(feature = "charsets")]
+const CHARSETS: &[(&str, &str)] = &[
+    ("shift_jis", "（「、ア日本語ソ表」）"),
+    ("euc-jp", "（「、ア日本語」）"),
+    ("iso-2022-jp", "（「、ア日本語」）"),
+    ("big5", "（「、中文許功」）"),
+    ("gbk", "（「、中文」）"),
+    ("gb18030", "（「、中文\u{452}\u{e9}」）"),
+    ("euc-kr", "（「、한국갂」）"),
+];
+
+/// Text pieces: `CJK` stands for the charset's characters.
+#[cfg(feature = "charsets")]
+const CJK_PIECES: &[&str] = &[
+    "CJK",
+    "CJK",
+    "CJK",
+    "http://a.example/x",
+    "https://b.example/y?z=1",
+    "news:comp.x",
+    "mailto:u@c.example",
+    " ",
+    "\n",
+    "a",
+    "1",
+    ":",
+    ".",
+    "(",
+    ")",
+];
+
 fn text() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(PIECES), 0..120)
         .prop_map(|v| v.concat().into_bytes())
@@ -327,9 +364,40 @@ proptest! {
             if m.is_valid() {
                 prop_assert!(Url::parse_with(m.as_bytes(), s.get_policy()).is_ok(), "{}", m.as_str());
                 prop_assert!(!m.as_bytes().contains(&b'\n'));
-                prop_assert!(a == 0 || !(data[a - 1].is_ascii_alphanumeric() || b"+-.".contains(&data[a - 1])));
+                // Rule 23: after an escape sequence's final byte (a
+                // letter), as after any byte that is no scheme byte.
+                let escape = a >= 3 && data[a - 3] == 0x1b && (0x20..0x30).contains(&data[a - 2]);
+                prop_assert!(a == 0 || escape || !(data[a - 1].is_ascii_alphanumeric() || b"+-.".contains(&data[a - 1])));
             }
         }
+    }
+
+    /// Rule 23: the naked URLs of a text are those of the same text in
+    /// UTF-8, in whichever multi-byte charset its part declares.
+    #[cfg(feature = "charsets")]
+    #[test]
+    fn naked_urls_do_not_depend_on_the_charset(
+        words in prop::collection::vec(prop::sample::select(CJK_PIECES), 0..40),
+        which in 0usize..CHARSETS.len(),
+    ) {
+        let (label, chars) = CHARSETS[which];
+        let text: String = words
+            .iter()
+            .map(|w| match *w {
+                "CJK" => chars,
+                w => w,
+            })
+            .collect();
+        let in_charset = |label: &str| {
+            let enc = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+            let (body, _, bad) = enc.encode(&text);
+            assert!(!bad, "{label}: {text}");
+            let mut mail = format!("Content-Type: text/plain; charset={label}\n\n").into_bytes();
+            mail.extend_from_slice(&body);
+            let found = Scanner::new().naked(true).extract(&mail);
+            found.iter().map(|m| m.as_str().into_owned()).collect::<Vec<_>>()
+        };
+        prop_assert_eq!(in_charset(label), in_charset("utf-8"), "{}", text);
     }
 
     /// Turning naked URLs on adds naked matches and changes nothing else.

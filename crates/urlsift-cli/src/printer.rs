@@ -832,6 +832,11 @@ impl Printer {
             out.extend_from_slice(b",\"content_type\":");
             json_opt(out, m.content_type());
         }
+        // An HTML link's text, for `href` URLs only.
+        if m.form() == Form::Href {
+            out.extend_from_slice(b",\"anchor\":");
+            json_opt(out, m.anchor());
+        }
     }
 
     fn json_url(&self, recs: &mut Recs, name: &InputName, m: &Match, url: &Url<'_>) {

@@ -93,7 +93,7 @@ fn owned<'a>(v: Option<String>) -> Value<'a> {
 }
 
 /// The output's fields in the command's `--json` order, `path` first.
-/// `member`, `encoding` and `content_type` (which `--json` leaves out
+/// `member`, `encoding`, `content_type` and `anchor` (which `--json` leaves out
 /// where they do not apply) are null there: a table has one schema.
 pub const COLUMNS: &[Column] = &[
     Column {
@@ -200,6 +200,13 @@ pub const COLUMNS: &[Column] = &[
         nullable: true,
         kind: Kind::Str,
         get: |r| s(r.get().content_type()),
+    },
+    Column {
+        name: "anchor",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| s(r.get().anchor()),
     },
     Column {
         name: "warnings",
@@ -627,7 +634,7 @@ mod tests {
         );
         assert!(
             line.contains(
-                r#""encoding":null,"content_type":null,"warnings":[{"code":"tilde","message":"#
+                r#""encoding":null,"content_type":null,"anchor":null,"warnings":[{"code":"tilde","message":"#
             ),
             "{line}"
         );

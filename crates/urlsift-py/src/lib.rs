@@ -170,6 +170,13 @@ impl PyMatch {
     fn content_type(&self) -> Option<&str> {
         self.rec.get().content_type()
     }
+    /// The text of the HTML link (`<a href>`) the URL is the `href` of:
+    /// blanks collapsed, at most 200 characters, decoded from the part's
+    /// charset; `""` for a link with no text, `None` for other URLs.
+    #[getter]
+    fn anchor(&self) -> Option<&str> {
+        self.rec.get().anchor()
+    }
     /// The Message-ID of the message holding the URL (the innermost
     /// forwarded one in a forwarded message), or `None`.
     #[getter]
@@ -246,6 +253,10 @@ impl PyMatch {
         if m.encoding().is_some() || m.content_type().is_some() {
             d.set_item("encoding", m.encoding().map(|e| e.as_str()))?;
             d.set_item("content_type", m.content_type())?;
+        }
+        // As in `--json`: only for an `href` URL.
+        if m.form() == urlsift::Form::Href {
+            d.set_item("anchor", m.anchor())?;
         }
         let ws = url.as_ref().map(record::warnings).unwrap_or_default();
         d.set_item("warnings", warnings_list(py, &ws)?)?;

@@ -89,6 +89,26 @@ def test_html_as_the_command(cli_json, tmp_path, html):
     assert ("href" in forms) == (html == "always")
 
 
+def test_html_anchor_text(cli_json):
+    # A Big5 link text ("中文"), one in quoted-printable ISO-2022-JP ("日本"),
+    # a link with no text and an area tag.
+    mail = ("Content-Type: text/html; charset=big5\n\n"
+            "<a href=http://tw.example/> \u4e2d\u6587 &amp;\n x</a><a href=http://img.example/><img></a>"
+            "<map><area href=http://area.example/></map>\n").encode("big5")
+    found = urlsift.extract(mail)
+    assert [(m.url, m.anchor) for m in found] == [
+        ("http://tw.example/", "\u4e2d\u6587 & x"),
+        ("http://img.example/", ""),
+        ("http://area.example/", None),
+    ]
+    assert [m.to_dict() for m in found] == cli_json("-", stdin=mail)
+    jis = (b"Content-Type: text/html; charset=ISO-2022-JP\n"
+           b"Content-Transfer-Encoding: quoted-printable\n\n"
+           b"<a href=3Dhttp://jp.example/>=1B$BF|K\\=1B(B</a>\n")
+    assert [m.anchor for m in urlsift.extract(jis)] == ["\u65e5\u672c"]
+    assert "anchor" not in urlsift.extract(b"<http://plain.example/>")[0].to_dict()
+
+
 def test_html_rejects_an_unknown_mode():
     with pytest.raises(ValueError, match="fallback"):
         urlsift.extract(b"", html="sometimes")

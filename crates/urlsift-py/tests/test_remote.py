@@ -277,6 +277,7 @@ def test_arrow_batches_hold_the_matches(corpus):
             w.setdefault("member", None)
             w.setdefault("encoding", None)
             w.setdefault("content_type", None)
+            w.setdefault("anchor", None)
         spans = lambda r: {**r, "spans": [list(s) for s in r["spans"]]}  # noqa: E731
         assert [spans(r) for r in got] == [spans(w) for w in want]
         # As JSON lines: the same objects, keys in the columns' order.
@@ -312,6 +313,7 @@ def tabular(rows):
             if k == "warnings":
                 t["encoding"] = r.get("encoding")
                 t["content_type"] = r.get("content_type")
+                t["anchor"] = r.get("anchor")
             if k not in t:
                 t[k] = v
         out.append(t)

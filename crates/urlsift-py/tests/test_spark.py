@@ -36,6 +36,7 @@ def tabular(rows):
             if k == "warnings":
                 t.setdefault("encoding", None)
                 t.setdefault("content_type", None)
+                t.setdefault("anchor", None)
             if k == "line":
                 t.setdefault("member", None)
             t[k] = v

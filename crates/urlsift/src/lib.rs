@@ -123,6 +123,7 @@ mod matches;
 mod mbox;
 mod message;
 mod mime;
+mod multibyte;
 mod naked;
 mod params;
 mod percent;

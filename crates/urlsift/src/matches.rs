@@ -171,6 +171,8 @@ pub struct Match {
     pub(crate) hyphen: Option<Hyphen>,
     pub(crate) policy: Policy,
     pub(crate) rejection: Option<Rejection>,
+    /// The text of the `a` element of an `href` match.
+    pub(crate) anchor: Option<Box<str>>,
 }
 
 impl Match {
@@ -197,6 +199,20 @@ impl Match {
     /// Whether this is a URL (not a rejected candidate).
     pub fn is_valid(&self) -> bool {
         self.rejection.is_none()
+    }
+
+    /// The text of the `a` element whose `href` this is (contract rule
+    /// 20): the element's text as the HTML reader reads it (rule 21),
+    /// character references decoded, decoded from the part's charset to
+    /// UTF-8 (with the `charsets` feature; else read as UTF-8), blanks
+    /// collapsed to one space and trimmed, at most 200 characters, and
+    /// taken from at most [`Limits::max_bytes`](crate::Limits) bytes of
+    /// the part after the start tag. `Some("")` for a link with no text
+    /// (an image); `None` for every other match (an `area` tag's href, a
+    /// URL in text), and for all when
+    /// [`Scanner::anchor_text`](crate::Scanner::anchor_text) is off.
+    pub fn anchor(&self) -> Option<&str> {
+        self.anchor.as_deref()
     }
 
     /// Why the candidate was rejected, if it was.
@@ -390,6 +406,7 @@ impl Match {
             hyphen: None,
             policy,
             rejection,
+            anchor: None,
         }
     }
 

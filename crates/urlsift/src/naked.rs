@@ -21,7 +21,10 @@
 //! that many bytes and memory stays bounded.
 
 use crate::error::{ErrorKind, ParseError};
+use std::collections::VecDeque;
+
 use crate::matches::{Rejection, Unclosed};
+use crate::multibyte::{escape_final, Multibyte};
 use crate::url::{Policy, Url};
 use crate::wide::Skip;
 
@@ -141,6 +144,9 @@ pub(crate) struct Naked {
     /// Bytes looked at one by one (walks, runs, counts, parses): the
     /// linear-time tests count it.
     work: u64,
+    /// The multi-byte charset of the text from each absolute offset on,
+    /// in order (rule 23; given by the MIME reader, empty elsewhere).
+    charsets: VecDeque<(u64, Option<Multibyte>)>,
 }
 
 impl Naked {
@@ -178,7 +184,55 @@ impl Naked {
             #[cfg(target_arch = "x86_64")]
             avx2: std::is_x86_feature_detected!("avx2") && !tests_want_plain(),
             work: 0,
+            charsets: VecDeque::new(),
         }
+    }
+
+    /// The text from absolute offset `d` on is in `charset` (rule 23).
+    pub(crate) fn charset_from(&mut self, d: u64, charset: Option<Multibyte>) {
+        let last = self.charsets.back().and_then(|c| c.1);
+        if last == charset {
+            return;
+        }
+        // No candidate to come starts before `keep_from`.
+        let keep = self.keep_from();
+        while self.charsets.len() >= 2 && self.charsets[1].0 <= keep {
+            self.charsets.pop_front();
+        }
+        self.charsets.push_back((d, charset));
+    }
+
+    /// The multi-byte charset at absolute offset `x` (asked in order).
+    fn charset_at(&mut self, x: u64) -> Option<Multibyte> {
+        while self.charsets.len() >= 2 && self.charsets[1].0 <= x {
+            self.charsets.pop_front();
+        }
+        match self.charsets.front() {
+            Some(&(d, c)) if d <= x => c,
+            _ => None,
+        }
+    }
+
+    /// Rule 23: where a scheme run starting at `s` (absolute) really
+    /// starts. Its first byte may be the last of a multi-byte character
+    /// (only after a non-ASCII byte, in a charset the MIME reader
+    /// declared) or the final byte of an ISO-2022-JP escape sequence
+    /// (only after an intermediate byte such as `(` or `$`): then it
+    /// stands, as its character does, for a byte that is no letter, and
+    /// the scheme starts after it. Asked once per candidate.
+    #[inline]
+    fn start_after_multibyte(&mut self, buf: &[u8], base: u64, s: u64) -> u64 {
+        if s <= base {
+            return s;
+        }
+        let i = (s - base) as usize;
+        let before = buf[i - 1];
+        let inside = if before >= 0x80 {
+            self.charset_at(s).is_some_and(|c| c.ends_character(buf, i))
+        } else {
+            (0x20..=0x2f).contains(&before) && escape_final(buf, i)
+        };
+        s + inside as u64
     }
 
     /// The first absolute offset a later step may still read.
@@ -279,10 +333,14 @@ impl Naked {
                 base + (c - back) as u64
             };
             let c_abs = base + c as u64;
+            // The window holding the run's first byte owns the candidate
+            // (the next one is told a scheme run reaches it), whichever
+            // byte rule 23 starts it at.
             if s >= base + upto as u64 {
                 self.move_to(buf, base, upto);
                 return Step::Done;
             }
+            let s = self.start_after_multibyte(buf, base, s);
             let outcome = self.candidate(buf, base, s, c, eof);
             if let Outcome::NeedMore = outcome {
                 // Keep only the candidate's bytes: `pos` goes to its start.

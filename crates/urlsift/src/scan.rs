@@ -481,6 +481,7 @@ impl Engine {
                 hyphen: None,
                 policy: cfg.policy,
                 rejection: None,
+                anchor: None,
             },
             skip: Skip::new(),
             // Boxed: an engine without the naked pass stays as small as it was.
@@ -659,6 +660,15 @@ impl Engine {
         }
     }
 
+    /// The text from decoded offset `d` on is in `charset` (rule 23; the
+    /// MIME reader says so where a part declares one). Only the naked
+    /// pass asks.
+    pub(crate) fn charset_from(&mut self, d: u64, charset: Option<crate::multibyte::Multibyte>) {
+        if let Some(nk) = &mut self.naked {
+            nk.charset_from(d, charset);
+        }
+    }
+
     /// Runs the naked pass over the candidates whose scheme starts before
     /// `upto` (relative), emitting them; false when one needs more input.
     fn naked_to(
@@ -677,6 +687,11 @@ impl Engine {
                 Step::Done => return true,
                 Step::NeedMore => return false,
                 Step::Found { s, t, rejection } => {
+                    // Rule 23: ISO-2022-JP two-byte text holds no URL.
+                    self.count_lines(buf, base, s);
+                    if self.line_state(buf, base, s).1 {
+                        continue;
+                    }
                     self.make_naked(buf, base, s, t, rejection);
                     emit(&mut self.out);
                 }

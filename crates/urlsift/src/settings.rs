@@ -39,6 +39,7 @@ pub struct Scanner {
     pub(crate) naked: bool,
     pub(crate) html: HtmlMode,
     pub(crate) fields: Fields,
+    pub(crate) anchor_text: bool,
 }
 
 impl Default for Scanner {
@@ -51,6 +52,7 @@ impl Default for Scanner {
             naked: false,
             html: HtmlMode::Fallback,
             fields: Fields::NONE,
+            anchor_text: true,
         }
     }
 }
@@ -178,6 +180,19 @@ impl Scanner {
     /// Which HTML parts are read.
     pub fn get_html(&self) -> HtmlMode {
         self.html
+    }
+
+    /// With `true` (the default), each `href` match of an `a` tag carries
+    /// its link's text ([`Match::anchor`](crate::Match::anchor)); `false`
+    /// spares reading it where it is not wanted.
+    pub fn anchor_text(mut self, yes: bool) -> Scanner {
+        self.anchor_text = yes;
+        self
+    }
+
+    /// Whether `href` matches carry their link's text.
+    pub fn get_anchor_text(&self) -> bool {
+        self.anchor_text
     }
 
     /// Whether rejected candidates are reported.

@@ -149,7 +149,9 @@ pub fn run(cfg: Config) -> i32 {
         .mime(!cfg.raw)
         .html(cfg.html)
         .naked(cfg.naked)
-        .fields(cfg.compute);
+        .fields(cfg.compute)
+        // Only `--json` prints links' texts.
+        .anchor_text(cfg.json);
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,

@@ -45,13 +45,15 @@ MATCH_FIELDS = (
     "spans",
     "encoding",
     "content_type",
+    "anchor",
     "warnings",
     "message_id",
 )
 #: The fields of an output row: the command's ``--json`` object. A table has
 #: one schema, so ``member`` (written by the command only for a member of an
 #: archive), ``encoding`` and ``content_type`` (only for a URL in a MIME part
-#: or encoded text) are null elsewhere.
+#: or encoded text) and ``anchor`` (only for an ``href`` URL) are null
+#: elsewhere.
 ROW_FIELDS = ("path", "member") + MATCH_FIELDS
 
 
@@ -88,6 +90,7 @@ def match_struct():
             StructField("spans", ArrayType(ArrayType(LongType(), False), False), False),
             StructField("encoding", StringType(), True),
             StructField("content_type", StringType(), True),
+            StructField("anchor", StringType(), True),
             StructField("warnings", ArrayType(warning, False), False),
             StructField("message_id", StringType(), True),
         ]

@@ -33,6 +33,7 @@
 //! `html.entities.html5` by `gen-entities.py` beside this file.
 
 mod entities;
+mod link_text;
 
 use std::collections::VecDeque;
 
@@ -43,6 +44,9 @@ use crate::matches::{Match, Rejection, Span, Unclosed};
 use crate::settings::Scanner;
 use crate::url::{Policy, Url};
 
+pub(crate) use link_text::Charset;
+use link_text::LinkText;
+
 /// An `href` found, waiting for the engine to know its line.
 #[derive(Debug)]
 pub(crate) struct Href {
@@ -51,6 +55,9 @@ pub(crate) struct Href {
     /// Its raw line minus the decoded line at `d`.
     pub ldelta: i64,
     pub m: Match,
+    /// The href of an `a` element whose text (the match's anchor text)
+    /// is still being read: it and what follows it wait.
+    pub open: bool,
 }
 
 /// The text of an `a` element whose `href` was reported (rule 21): a text
@@ -73,6 +80,9 @@ pub(crate) struct Anchor {
 pub(crate) struct Found {
     pub hrefs: VecDeque<Href>,
     pub anchors: VecDeque<Anchor>,
+    /// The decoded offset and raw offset of the [`Href::open`] href: the
+    /// scan waits there until its anchor text is decided.
+    pub open: Option<(u64, u64)>,
 }
 
 impl Found {
@@ -486,6 +496,15 @@ pub(crate) struct Part {
     counted: u64,
     /// The bytes of the `href` value being read (one buffer for all).
     value: Vec<u8>,
+    /// The part's charset (anchor texts are decoded from it).
+    charset: Charset,
+    /// The anchor text of the `a` element whose href waits in
+    /// [`Found::hrefs`], while `link_until` is `Some`: text is taken up to
+    /// that inner offset (a bound, so the wait is bounded).
+    link: LinkText,
+    link_until: Option<u64>,
+    /// Anchor texts are wanted ([`Scanner::anchor_text`]).
+    anchor_text: bool,
 }
 
 impl Part {
@@ -520,7 +539,16 @@ impl Part {
             anchor: false,
             counted: 0,
             value: Vec::new(),
+            charset: Charset::default(),
+            link: LinkText::default(),
+            link_until: None,
+            anchor_text: cfg.get_anchor_text(),
         }
+    }
+
+    /// Sets the charset the part's text is in (its `Content-Type`'s).
+    pub fn set_charset(&mut self, charset: Charset) {
+        self.charset = charset;
     }
 
     /// Starts another part (in `place`), keeping this one's buffers.
@@ -528,6 +556,7 @@ impl Part {
         let mut buf = std::mem::take(&mut self.buf);
         let mut map = std::mem::take(&mut self.map);
         let mut value = std::mem::take(&mut self.value);
+        let link = std::mem::take(&mut self.link);
         buf.clear();
         map.clear();
         value.clear();
@@ -535,6 +564,7 @@ impl Part {
         self.buf = buf;
         self.map = map;
         self.value = value;
+        self.link = link;
     }
 
     /// Bytes its buffers hold.
@@ -581,6 +611,11 @@ impl Part {
         if eof {
             self.close_anchor(found, out.d());
         }
+        if let Some(until) = self.link_until {
+            if eof || self.link.is_full() || self.base + i as u64 >= until {
+                self.finish_link(found);
+            }
+        }
         let keep_from = match (&self.tag.href, self.in_tag()) {
             (Some(v), true) if !v.long => v.start.min(self.base + i as u64),
             _ => self.base + i as u64,
@@ -613,6 +648,36 @@ impl Part {
         }
     }
 
+    /// The anchor text being read is decided: its href takes it and may go.
+    #[inline]
+    fn finish_link(&mut self, found: &mut Found) {
+        if self.link_until.is_some() {
+            self.give_link(found);
+        }
+    }
+
+    /// [`Part::finish_link`] when an anchor text is being read.
+    #[inline(never)]
+    fn give_link(&mut self, found: &mut Found) {
+        self.link_until = None;
+        let text = self.link.finish();
+        if let Some(h) = found.hrefs.iter_mut().rev().find(|h| h.open) {
+            h.open = false;
+            h.m.anchor = Some(text);
+        }
+        found.open = None;
+    }
+
+    /// Takes text `bytes` (at inner offset `at`) into the anchor text,
+    /// up to its bound.
+    #[inline]
+    fn link_bytes(&mut self, at: u64, bytes: &[u8]) {
+        if let Some(until) = self.link_until {
+            let n = (until.saturating_sub(at) as usize).min(bytes.len());
+            self.link.push_bytes(&bytes[..n]);
+        }
+    }
+
     /// The bytes from `self.counted` to `buf[p]` are markup, not text
     /// (every byte the reader takes is text, written by [`Part::text`],
     /// or markup, or a reference's name or digits, which hold no line
@@ -641,6 +706,7 @@ impl Part {
     /// Text `bytes` comes: a pending line end is written before it unless
     /// its first byte that is no blank is a line feed; `false` when it is
     /// all blanks, which leave the line end pending (and are dropped).
+    #[inline]
     fn before_text(&mut self, bytes: &[u8], out: &mut Out<'_>) -> bool {
         let Some(at) = self.pend else { return true };
         let Some(&first) = bytes.iter().find(|&&b| !blank(b)) else {
@@ -660,6 +726,9 @@ impl Part {
             );
             out.dec.push(b'\n');
             self.hdelta -= 1;
+            if self.link_until.is_some() {
+                self.link.push_bytes(b"\n");
+            }
         }
         self.pend = None;
         true
@@ -710,6 +779,9 @@ impl Part {
             place,
         );
         out.dec.extend_from_slice(bytes);
+        if self.link_until.is_some() {
+            self.link_bytes(ia, bytes);
+        }
         let last_nl = last_lf(bytes);
         self.after_text_nl(bytes, last_nl);
         if let Some(k) = last_nl {
@@ -740,6 +812,11 @@ impl Part {
             place,
         );
         out.dec.extend_from_slice(bytes);
+        if let Some(until) = self.link_until {
+            if end <= until {
+                self.link.push_str(value);
+            }
+        }
         self.after_text(bytes);
         let nl = bytecount::count(bytes, b'\n') as i64;
         self.hdelta -= nl;
@@ -1042,6 +1119,9 @@ impl Part {
             place,
         );
         out.dec.extend_from_slice(lit);
+        if self.link_until.is_some() {
+            self.link.push_bytes(lit);
+        }
         self.after_text(lit);
     }
 
@@ -1164,15 +1244,30 @@ impl Part {
         if self.tag.end {
             if c == Class::A {
                 self.close_anchor(found, out.d());
+                self.finish_link(found);
             }
             return Ok(p);
         }
         if matches!(c, Class::A | Class::Area) {
+            if c == Class::A {
+                // An `a` start tag ends the element open before it.
+                self.finish_link(found);
+            }
+            let queued = found.hrefs.len();
             let url = self
                 .tag
                 .href
                 .take()
                 .and_then(|v| self.href(v, place, out.d(), found));
+            if c == Class::A && self.anchor_text && found.hrefs.len() > queued {
+                // Its text is read before it goes.
+                if let Some(h) = found.hrefs.back_mut() {
+                    h.open = true;
+                    found.open = Some((h.d, h.m.offset));
+                }
+                self.link.start(self.charset);
+                self.link_until = Some(self.base + p as u64 + self.max_bytes as u64);
+            }
             if c == Class::A {
                 self.close_anchor(found, out.d());
                 if let Some(url) = url {
@@ -1238,6 +1333,7 @@ impl Part {
             d,
             ldelta: v.at.delta,
             m,
+            open: false,
         });
         valid
     }
@@ -1510,5 +1606,104 @@ mod tests {
         let m = &html("<p>x</p><div>\n&#60;http://a.example/&#62;</div>")[0];
         assert_eq!((m.line(), m.column(), m.offset()), (4, 1, 39));
         assert_eq!(m.end(), 39 + 27);
+    }
+
+    fn anchors(body: &str) -> Vec<(String, Option<String>)> {
+        html(body)
+            .iter()
+            .map(|m| (m.as_str().into_owned(), m.anchor().map(str::to_owned)))
+            .collect()
+    }
+
+    #[test]
+    fn anchor_text() {
+        let a = |u: &str, t: Option<&str>| (u.to_owned(), t.map(str::to_owned));
+        assert_eq!(
+            anchors("<a href=http://a.example/>\n  Read <b>the</b>&nbsp;news&#33;\n</a>"),
+            [a("http://a.example/", Some("Read the\u{a0}news!"))]
+        );
+        // Line-end tags are blanks; an image link has no text; an area none.
+        assert_eq!(
+            anchors(
+                "<a href=http://a.example/>one<br>two</a><a href=http://b.example/><img src=x></a>\
+                 <map><area href=http://c.example/></map>"
+            ),
+            [
+                a("http://a.example/", Some("one two")),
+                a("http://b.example/", Some("")),
+                a("http://c.example/", None),
+            ]
+        );
+        // An `a` start tag, or the part's end, ends the element; text URLs
+        // inside it come after its href, in order.
+        assert_eq!(
+            anchors(
+                "<a href=http://a.example/>x &lt;http://t.example/&gt; <a href=http://b.example/>y"
+            ),
+            [
+                a("http://a.example/", Some("x <http://t.example/>")),
+                a("http://t.example/", None),
+                a("http://b.example/", Some("y")),
+            ]
+        );
+        // Not asked for: the same matches, no texts.
+        let mail =
+            "Content-Type: text/html\n\n<a href=http://a.example/>x &lt;http://t.example/&gt;</a>";
+        let off = Scanner::new().anchor_text(false).extract(mail.as_bytes());
+        let on = Scanner::new().extract(mail.as_bytes());
+        assert_eq!(off.len(), 2);
+        assert!(off.iter().all(|m| m.anchor().is_none()));
+        assert_eq!(on[0].anchor(), Some("x <http://t.example/>"));
+        assert_eq!(
+            off.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
+            on.iter().map(|m| m.as_str()).collect::<Vec<_>>()
+        );
+        // A rejected href has its text too; at most 200 characters.
+        let long = format!("<a href='http://u@h.example/'>{}</a>", "ab ".repeat(100));
+        let found = anchors(&long);
+        assert_eq!(found[0].1.as_ref().map(|t| t.chars().count()), Some(200));
+    }
+
+    #[test]
+    fn anchor_text_is_bounded_and_cut_anywhere() {
+        // Text past the candidate bound after the start tag is not taken
+        // (so the wait for `</a>` is bounded).
+        let limits = crate::Limits {
+            max_bytes: 64,
+            ..crate::Limits::default()
+        };
+        let body = format!(
+            "<a href=http://a.example/>first{}last</a> <a href=http://b.example/>b</a>",
+            " ".repeat(100)
+        );
+        let mail = format!("Content-Type: text/html\n\n{body}");
+        let found = Scanner::new().limits(limits).extract(mail.as_bytes());
+        let texts: Vec<_> = found.iter().map(|m| m.anchor().unwrap()).collect();
+        assert_eq!(texts, ["first", "b"]);
+        // Any cut of the input gives the same matches and texts.
+        let mail = "Content-Type: text/html; charset=utf-8\n\n<p>x<a href=http://a.example/>A &amp; \
+                    \u{e9}t\u{e9}</a> &lt;http://t.example/&gt;<a href=\"http://b.example/\">B</a>\n";
+        let whole = Scanner::new().extract(mail.as_bytes());
+        assert_eq!(whole[0].anchor(), Some("A & \u{e9}t\u{e9}"));
+        for cut in 1..mail.len() {
+            let mut ex = crate::PushScanner::with_buffer(Scanner::new(), 7);
+            let mut got: Vec<Match> = ex.feed(&mail.as_bytes()[..cut]).collect();
+            got.extend(ex.feed(&mail.as_bytes()[cut..]));
+            got.extend(ex.finish());
+            assert_eq!(got, whole, "cut at {cut}");
+        }
+    }
+
+    #[cfg(feature = "charsets")]
+    #[test]
+    fn anchor_text_in_the_part_charset() {
+        // "日本語" in Shift_JIS, with a reference among it.
+        let mut mail = b"Content-Type: text/html; charset=\"Shift_JIS\"\n\n<a href=http://a.example/>\x93\xfa&amp;\x96\x7b\x8c\xea</a>\n".to_vec();
+        let found = Scanner::new().extract(&mail);
+        assert_eq!(found[0].anchor(), Some("\u{65e5}&\u{672c}\u{8a9e}"));
+        // Quoted-printable ISO-2022-JP.
+        mail = b"Content-Type: text/html; charset=ISO-2022-JP\nContent-Transfer-Encoding: quoted-printable\n\n<a href=3Dhttp://a.example/>=1B$BF|K\\=1B(B</a>\n".to_vec();
+        let found = Scanner::new().extract(&mail);
+        assert_eq!(found[0].anchor(), Some("\u{65e5}\u{672c}"));
     }
 }

@@ -48,6 +48,7 @@ use crate::charset::Charset;
 use crate::html::{self, Found};
 use crate::matches::{Encoding, Match};
 use crate::message::{Collector, Fields, MessageInfo};
+use crate::multibyte::Multibyte;
 use crate::scan::Engine;
 use crate::settings::{HtmlMode, Scanner};
 use crate::tracker::Attach;
@@ -191,6 +192,12 @@ pub(crate) struct Reader {
     html_end: Option<(u64, i64)>,
     /// What HTML parts gave beside their text.
     pub(crate) found: Found,
+    /// The multi-byte charset of the body being read (rule 23; only with
+    /// naked URLs on).
+    charset: Option<Multibyte>,
+    /// Where the charset changed in the decoded text since the engine was
+    /// last told.
+    pub(crate) charsets: Vec<(u64, Option<Multibyte>)>,
 }
 
 /// What a line start is.
@@ -209,6 +216,8 @@ impl Reader {
             in_html: false,
             html_end: None,
             found: Found::default(),
+            charset: None,
+            charsets: Vec::new(),
             mode: Mode::Start,
             frames: Vec::new(),
             header: Header::default(),
@@ -490,6 +499,7 @@ impl Reader {
             Some(Event::From) => {
                 self.name_held(out);
                 self.end_text(out, Some(at));
+                self.set_charset(None, out.d());
                 self.frames.clear();
                 self.forwarded = None;
                 self.begin_entity(0, false, false);
@@ -499,6 +509,7 @@ impl Reader {
                 run.checked = None;
                 self.name_held(out);
                 self.end_text(out, Some(at));
+                self.set_charset(None, out.d());
                 self.frames.truncate(frame + 1);
                 let f = &mut self.frames[frame];
                 let (depth, alternative) = (f.depth + 1, f.alternative);
@@ -584,8 +595,18 @@ impl Reader {
         }
     }
 
-    /// The header block ended: what is the body (rules 10 and 12)?
-    fn begin_body(&mut self) {
+    /// The body (its text at decoded offset `d`) is in `charset` (rule
+    /// 23): noted for the engine when naked URLs are on.
+    fn set_charset(&mut self, charset: Option<Multibyte>, d: u64) {
+        if self.charset != charset && self.cfg.naked {
+            self.charset = charset;
+            self.charsets.push((d, charset));
+        }
+    }
+
+    /// The header block ended: what is the body (rules 10 and 12), whose
+    /// text starts at decoded offset `d`?
+    fn begin_body(&mut self, d: u64) {
         let h = std::mem::take(&mut self.header);
         if h.forwarded {
             self.forwarded = match h.window_passed {
@@ -660,6 +681,9 @@ impl Reader {
         };
         self.mode = mode;
         self.b64 = base64::State::default();
+        if self.cfg.naked {
+            self.set_charset(value.and_then(crate::multibyte::declared), d);
+        }
         let content_type =
             (h.depth > 0 || encoding.is_some() || is_html).then(|| self.content_type_of(t, s));
         // The part's charset, where its content type is told (a
@@ -684,6 +708,11 @@ impl Reader {
                 }
                 None => Box::new(html::Part::new(&self.cfg, place)),
             });
+            if let Some(part) = self.html.as_mut().filter(|_| self.cfg.get_anchor_text()) {
+                part.set_charset(html::Charset::from_label(
+                    value.and_then(crate::multibyte::label),
+                ));
+            }
         }
     }
 
@@ -915,7 +944,7 @@ impl Reader {
                         // The empty line ends the header block; it is text.
                         self.push_header(run, pend, e, pend_ls, out);
                         self.name_held(out);
-                        self.begin_body();
+                        self.begin_body(out.d());
                         return Ok(e);
                     }
                     self.header_line(run, pos, e, at_ls);
@@ -1338,6 +1367,11 @@ impl MimeScan {
             map: &mut self.map,
         };
         let took = self.reader.run(bytes, self.rbase, eof, &mut out);
+        if !self.reader.charsets.is_empty() {
+            for (d, charset) in self.reader.charsets.drain(..) {
+                self.engine.charset_from(d, charset);
+            }
+        }
         self.rbase += took as u64;
         if eof {
             self.reader.finish(&mut out);
@@ -1362,8 +1396,13 @@ impl MimeScan {
             }
             self.feed_bytes(step, &mut |m| attach.take(m, each));
             // No match to come starts before the oldest byte the map
-            // still translates.
-            attach.release(self.map.first_raw().unwrap_or(self.rbase), each);
+            // still translates, or the href that waits for its text.
+            let floor = self.map.first_raw().unwrap_or(self.rbase);
+            let floor = match self.reader.found.open {
+                Some((_, r)) => floor.min(r),
+                None => floor,
+            };
+            attach.release(floor, each);
         }
         self.attach = Some(attach);
     }
@@ -1430,7 +1469,13 @@ impl MimeScan {
         let (dec, base) = (&self.dec, self.dbase);
         // A forwarded message's header whose Message-ID may still come
         // waits: its URLs take that id.
-        let limit = match self.reader.hold() {
+        // So does an `href` whose anchor text is still being read: it
+        // and what follows it (rule 22's order).
+        let mut hold = self.reader.hold();
+        if let Some((d, _)) = self.reader.found.open {
+            hold = Some(hold.map_or(d, |h| h.min(d)));
+        }
+        let limit = match hold {
             Some(h) if !eof => (h.saturating_sub(base) as usize).min(dec.len()),
             _ => dec.len(),
         };
@@ -1485,7 +1530,7 @@ fn scan_window(
     }
     let stop = engine.scan(buf, base, eof, limit, &mut |m| {
         let (p, q) = (m.offset, m.end);
-        while found.hrefs.front().is_some_and(|h| h.d <= p) {
+        while found.hrefs.front().is_some_and(|h| h.d <= p && !h.open) {
             let mut h = found.hrefs.pop_front().expect("an href");
             let from = (h.d.max(base) - base) as usize;
             let to = ((p - base) as usize).min(buf.len());
@@ -1504,7 +1549,7 @@ fn scan_window(
     while found
         .hrefs
         .front()
-        .is_some_and(|h| h.d <= keep || (eof && h.d <= end))
+        .is_some_and(|h| (h.d <= keep && !h.open) || (eof && h.d <= end))
     {
         let mut h = found.hrefs.pop_front().expect("an href");
         let line = engine.line_at(buf, base, h.d.min(end)) as i64;

@@ -41,6 +41,7 @@ use super::{Mode, Out, Pass, Reader, HOLD};
 use crate::lines::next_line_start_in;
 use crate::matches::Match;
 use crate::mbox::next_message_start;
+use crate::multibyte::declared;
 
 /// Longest field line the survey judges; a longer `Content-*` line ends
 /// the stretch (the reader keeps at most `VALUE_CAP` bytes of a value, and
@@ -70,12 +71,16 @@ struct Survey {
 /// from `bytes[0]` (raw offset `base`) to its end, found already by a
 /// [`MessageTracker`](crate::MessageTracker) that frames messages alike:
 /// the search in text looks them up instead.
+///
+/// With `multibyte` (naked URLs on), a `Content-Type` that declares a
+/// charset of contract rule 23 ends the stretch too: the reader notes it.
 fn survey(
     bytes: &[u8],
     mode: Mode,
     at_line_start: bool,
     prev_empty: bool,
     known: Option<(&[u64], u64)>,
+    multibyte: bool,
 ) -> Survey {
     let Some(k) = memrchr(b'\n', bytes) else {
         return Survey {
@@ -122,7 +127,7 @@ fn survey(
                 }
                 if matches!(rest[0], b'C' | b'c') {
                     let line = &rest[..crate::wide::find(b'\n', rest).unwrap_or(rest.len())];
-                    if changes(line) {
+                    if changes(line) || (multibyte && declares_multibyte(rest)) {
                         return stop(s, last_message);
                     }
                 }
@@ -167,6 +172,26 @@ fn survey(
 /// operations per 64 bytes.
 fn next_header_line(bytes: &[u8], from: usize) -> Option<usize> {
     next_line_start_in(bytes, from, [b'C', b'c', b'\n', b'\r'], |_| true)
+}
+
+/// Whether the header field at the start of `rest` (its line and its
+/// continuation lines) is a `Content-Type` declaring a charset of contract
+/// rule 23.
+fn declares_multibyte(rest: &[u8]) -> bool {
+    if rest.len() < 13 || !rest[..12].eq_ignore_ascii_case(b"content-type") {
+        return false;
+    }
+    let mut end = 0;
+    loop {
+        end = match memchr(b'\n', &rest[end..]) {
+            Some(k) => end + k + 1,
+            None => rest.len(),
+        };
+        if end >= rest.len() || end > LONGEST_FIELD || !matches!(rest[end], b' ' | b'\t') {
+            break;
+        }
+    }
+    declared(&rest[..end.min(rest.len())]).is_some()
 }
 
 /// Whether a header line (without its line feed) might change the
@@ -234,6 +259,7 @@ impl Reader {
     pub(super) fn leaves_as_is(&self) -> bool {
         let p = &self.place;
         if !self.frames.is_empty()
+            || self.charset.is_some()
             || self.forwarded.is_some()
             || p.encoding.is_some()
             || p.content_type.is_some()
@@ -250,7 +276,9 @@ impl Reader {
                     && !h.alternative
                     && h.keep.is_none()
                     && !matches!(h.last, Field::ContentType | Field::Encoding)
-                    && h.content_type.as_deref().map_or(true, plain_type)
+                    && h.content_type.as_deref().map_or(true, |v| {
+                        plain_type(v) && !(self.cfg.naked && declared(v).is_some())
+                    })
                     && h.encoding.as_deref().map_or(true, plain_encoding)
             }
             Mode::Qp | Mode::Base64 | Mode::Skip => false,
@@ -338,7 +366,14 @@ impl MimeScan {
         }
         let at_ls = self.reader.at_line_start;
         let known = self.known.as_deref().map(|k| (k, self.rbase));
-        let found = survey(data, self.reader.mode, at_ls, self.reader.prev_empty, known);
+        let found = survey(
+            data,
+            self.reader.mode,
+            at_ls,
+            self.reader.prev_empty,
+            known,
+            self.reader.cfg.naked,
+        );
         if found.end == 0 {
             return 0;
         }
@@ -416,7 +451,7 @@ mod tests {
     use super::*;
 
     fn end(mode: Mode, text: &[u8]) -> usize {
-        survey(text, mode, true, true, None).end
+        survey(text, mode, true, true, None, false).end
     }
 
     /// A header block of `Subject: x` and `field` (at offset 11), a body
@@ -436,13 +471,13 @@ mod tests {
             assert_eq!(end(mode, text), text.len());
         }
         assert_eq!(
-            survey(text, Mode::Plain, true, true, None).last_message,
+            survey(text, Mode::Plain, true, true, None, false).last_message,
             Some(0)
         );
         // The first line of an input is no message start (it decides
         // whether the input is a message).
         assert_eq!(
-            survey(text, Mode::Start, true, true, None).last_message,
+            survey(text, Mode::Start, true, true, None, false).last_message,
             None
         );
     }
@@ -534,20 +569,20 @@ mod tests {
     #[test]
     fn message_starts_need_an_empty_line_before() {
         let text = b"x\n\nFrom a\nb\nFrom c\n\r\nFrom d\nz";
-        let s = survey(text, Mode::Plain, true, false, None);
+        let s = survey(text, Mode::Plain, true, false, None, false);
         assert_eq!(s.end, text.len() - 1);
         assert_eq!(s.last_message, Some(21));
         // Not at a line start: the first line's start is not in the bytes.
-        let at = |ls, pe| survey(b"\nFrom x\n", Mode::Plain, ls, pe, None).last_message;
+        let at = |ls, pe| survey(b"\nFrom x\n", Mode::Plain, ls, pe, None, false).last_message;
         assert_eq!(at(false, true), None);
         assert_eq!(at(true, false), Some(1));
         assert_eq!(
-            survey(b"From x\n", Mode::Plain, true, false, None).last_message,
+            survey(b"From x\n", Mode::Plain, true, false, None, false).last_message,
             None
         );
         // Inside a line begun before, an `F` starts nothing.
         assert_eq!(
-            survey(b"From x\n", Mode::Plain, false, true, None).last_message,
+            survey(b"From x\n", Mode::Plain, false, true, None, false).last_message,
             None
         );
     }
@@ -607,7 +642,7 @@ mod tests {
         assert_eq!(end(Mode::Header, text), 7);
         // A header line begun before the bytes is not an empty one.
         let text = b"\ncontent-type: text/html\n";
-        assert_eq!(survey(text, Mode::Header, false, false, None).end, 1);
+        assert_eq!(survey(text, Mode::Header, false, false, None, false).end, 1);
     }
 
     /// Pieces of mostly plain mail (see `in_place_reads_plain_mail_as_the_reader`).
