@@ -21,6 +21,7 @@ use crate::args::{Config, Mode};
 pub mod color;
 pub mod context;
 pub mod tally;
+pub mod unwrap;
 
 // What the search hands its matches to: the printer's face to the rest of
 // the command (the search never names the printer's modules).
@@ -273,6 +274,8 @@ pub struct Printer {
     context: Option<crate::args::Context>,
     /// See [`Printer::keyed`].
     keyed: bool,
+    /// `--unwrap`: a wrapper's target printed in its place.
+    unwrap: bool,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -470,6 +473,7 @@ impl Printer {
             json: cfg.json,
             context: cfg.context,
             keyed: false,
+            unwrap: cfg.unwrap,
         };
         // Context output is not records: ContextLines applies -m itself.
         p.keyed = p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally();
@@ -708,7 +712,13 @@ impl Printer {
             }
         }
         if self.invalid {
-            if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
+            if m.is_valid() {
+                if self.unwrap {
+                    self.push_unwrap_failures(recs, name, m, lines);
+                }
+                return;
+            }
+            if !self.scheme_ok(candidate_scheme(m.as_bytes())) {
                 return;
             }
             self.push_invalid(recs, name, m, lines);
@@ -721,8 +731,12 @@ impl Printer {
         // where its parts are printed (JSON) or compared (-u).
         let parse = |reading| Url::parse_with(reading, self.policy).ok();
         for reading in m.readings(self.hyphen) {
+            // With --unwrap, a wrapper's target is what is printed, filtered
+            // and counted (the wrapper itself when opaque or undecodable).
+            let unwrapped = self.unwrap.then(|| unwrap::of(reading));
+            let shown = unwrap::shown(unwrapped.as_ref(), reading);
             // (No scheme looked up when there is no --scheme filter.)
-            if !self.schemes.is_empty() && !self.scheme_ok(candidate_scheme(reading)) {
+            if !self.schemes.is_empty() && !self.scheme_ok(candidate_scheme(shown)) {
                 continue;
             }
             // Parsed at most once, when JSON or `-u` first asks.
@@ -734,9 +748,9 @@ impl Printer {
                     self.lead(recs, name, m, false);
                     let out = &mut recs.body;
                     if self.style.any() {
-                        self.style.url(out, reading);
+                        self.style.url(out, shown);
                     } else {
-                        out.extend_from_slice(reading);
+                        out.extend_from_slice(shown);
                     }
                     out.push(b'\n');
                 }
@@ -746,19 +760,27 @@ impl Printer {
                     // first of each key).
                     put_place(recs, m);
                     put_date(recs, m);
-                    recs.body.extend_from_slice(reading);
+                    recs.body.extend_from_slice(shown);
                 }
                 Mode::Json => match parsed() {
                     Some(url) => {
-                        self.json_url(recs, name, m, &url);
+                        self.json_url(recs, name, m, &url, unwrapped.as_ref());
                         json_lines_field(&mut recs.body, lines);
                     }
                     None => continue,
                 },
             }
-            self.record(recs, || match parsed() {
-                Some(url) => url.normalized(),
-                None => String::from_utf8_lossy(reading).into_owned(),
+            let same = std::ptr::eq(shown, reading);
+            self.record(recs, || {
+                let url = if same {
+                    parsed()
+                } else {
+                    Url::parse_with(shown, self.policy).ok()
+                };
+                match url {
+                    Some(url) => url.normalized(),
+                    None => String::from_utf8_lossy(shown).into_owned(),
+                }
             });
         }
     }
@@ -812,7 +834,14 @@ impl Printer {
         }
     }
 
-    fn json_url(&self, recs: &mut Recs, name: &InputName, m: &Match, url: &Url<'_>) {
+    fn json_url(
+        &self,
+        recs: &mut Recs,
+        name: &InputName,
+        m: &Match,
+        url: &Url<'_>,
+        unwrapped: Option<&urlsift::Unwrapped>,
+    ) {
         self.json_head(recs, name, m, url.as_str());
         let out = &mut recs.body;
         out.extend_from_slice(b",\"scheme\":");
@@ -822,6 +851,9 @@ impl Printer {
         self.json_tail(out, m);
         out.extend_from_slice(b",\"warnings\":");
         json_warnings(out, url);
+        if let Some(u) = unwrapped {
+            unwrap::json_fields(out, u);
+        }
         put_message(recs, m);
         recs.body.extend_from_slice(b"}\n");
     }
