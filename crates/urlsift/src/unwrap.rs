@@ -135,7 +135,8 @@ impl Unwrapped {
 }
 
 /// The wrappers `url` goes through and its target (see the module
-/// documentation of what is read and what is not).
+/// documentation of what is read and what is not). `url` is text or bytes
+/// (a URL is ASCII); bytes that are no URL are no wrapper.
 ///
 /// ```
 /// let u = urlsift::unwrap(
@@ -146,7 +147,11 @@ impl Unwrapped {
 /// assert_eq!(u.target(), Some("https://example.com/#newsletter"));
 /// assert!(!urlsift::unwrap("https://example.com/?url=https%3A%2F%2Fa.example").is_wrapped());
 /// ```
-pub fn unwrap(url: &str) -> Unwrapped {
+pub fn unwrap(url: impl AsRef<[u8]>) -> Unwrapped {
+    unwrap_bytes(url.as_ref())
+}
+
+fn unwrap_bytes(url: &[u8]) -> Unwrapped {
     let mut out = Unwrapped::default();
     let mut current = String::new();
     let mut link = url;
@@ -156,7 +161,8 @@ pub fn unwrap(url: &str) -> Unwrapped {
         };
         out.hops.push(Hop {
             kind: rule.kind,
-            url: link.to_string(),
+            // A wrapper is ASCII (its scheme, host and path were read).
+            url: String::from_utf8_lossy(link).into_owned(),
         });
         let bytes = match extract(rule, link, &parts) {
             Ok(Some(bytes)) => bytes,
@@ -169,14 +175,14 @@ pub fn unwrap(url: &str) -> Unwrapped {
                 return out;
             }
         };
-        let text = encode_unsafe(&bytes);
+        let text = encode_unsafe(bytes);
         if let Err(e) = Url::parse_with(text.as_bytes(), Policy::Lenient) {
             out.error = Some(UnwrapError::Parse(e));
             out.decoded = Some(text);
             return out;
         }
         current = text;
-        link = &current;
+        link = current.as_bytes();
     }
     if out.is_wrapped() {
         out.target = Some(current);
@@ -193,40 +199,39 @@ struct Parts {
 }
 
 /// The rule serving `url`, if any, and the URL's pieces. Most URLs are no
-/// wrapper: they leave at the scheme or at the host's registered name.
+/// wrapper: they leave at the scheme or at the host's registered name,
+/// after one pass over the authority and no call (the command asks this of
+/// every URL it prints with `--unwrap`).
 #[inline]
-fn find(url: &str) -> Option<(&'static Rule, Parts)> {
-    let s = url.as_bytes();
-    let after = if s.len() > 8 && s[..8].eq_ignore_ascii_case(b"https://") {
+fn find(s: &[u8]) -> Option<(&'static Rule, Parts)> {
+    // `http://` or `https://`, any case: the bytes lowered as one word
+    // (`|0x20` leaves `:` and `/` as they are).
+    let head = u64::from_le_bytes(s.get(..8)?.try_into().ok()?) | 0x2020_2020_2020_2020;
+    let after = if head == u64::from_le_bytes(*b"https://") {
         8
-    } else if s.len() > 7 && s[..7].eq_ignore_ascii_case(b"http://") {
+    } else if head & 0x00ff_ffff_ffff_ffff == u64::from_le_bytes(*b"http://\0") {
         7
     } else {
         return None;
     };
-    let rest = &s[after..];
-    let auth_end = after
-        + rest
-            .iter()
-            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-            .unwrap_or(rest.len());
-    let mut host_start = after;
-    if let Some(at) = memchr::memrchr(b'@', &s[after..auth_end]) {
-        host_start = after + at + 1;
+    // The authority: to `/`, `?`, `#` or the end; its last `@` and `:`.
+    let (mut at, mut colon, mut auth_end) = (None, None, s.len());
+    for (k, &b) in s.iter().enumerate().skip(after) {
+        match b {
+            b'/' | b'?' | b'#' => {
+                auth_end = k;
+                break;
+            }
+            b'@' => at = Some(k),
+            b':' => colon = Some(k),
+            _ => {}
+        }
     }
-    let mut host_end = auth_end;
-    if let Some(colon) = memchr::memrchr(b':', &s[host_start..auth_end]) {
-        host_end = host_start + colon;
-    }
+    let host_start = at.map_or(after, |k| k + 1);
+    let host_end = colon.filter(|&k| k >= host_start).unwrap_or(auth_end);
     let host = &s[host_start..host_end];
     let name = rules::registered_name(host)?;
-    // The cheap test: the registered name against the table's, by length
-    // first.
-    if !RULES.iter().any(|r| {
-        r.names
-            .iter()
-            .any(|n| n.len() == name.len() && n.as_bytes().eq_ignore_ascii_case(name))
-    }) {
+    if !rules::known_name(name) {
         return None;
     }
     let path_end = auth_end
@@ -259,8 +264,7 @@ fn find(url: &str) -> Option<(&'static Rule, Parts)> {
 
 /// The target's bytes as the wrapper holds them, decoded; `None` when the
 /// wrapper is opaque.
-fn extract(rule: &Rule, url: &str, parts: &Parts) -> Result<Option<Vec<u8>>, UnwrapError> {
-    let s = url.as_bytes();
+fn extract(rule: &Rule, s: &[u8], parts: &Parts) -> Result<Option<Vec<u8>>, UnwrapError> {
     let query = &s[parts.query.0..parts.query.1];
     let bytes = match rule.place {
         Place::Opaque => return Ok(None),
@@ -350,11 +354,16 @@ fn base64(text: &[u8]) -> Option<Vec<u8>> {
 
 /// The decoded target as URL text: the octets RFC 1738 section 2.2 says
 /// must be encoded (00-20, 7F-FF) written `%XX`, the rest as they are.
-fn encode_unsafe(bytes: &[u8]) -> String {
+fn encode_unsafe(bytes: Vec<u8>) -> String {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = String::with_capacity(bytes.len());
-    for &b in bytes {
-        if b <= 0x20 || b >= 0x7f {
+    let unsafe_octet = |b: u8| b <= 0x20 || b >= 0x7f;
+    if !bytes.iter().any(|&b| unsafe_octet(b)) {
+        // Most targets: the bytes are the text (ASCII), no copy.
+        return String::from_utf8(bytes).unwrap_or_default();
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for b in bytes {
+        if unsafe_octet(b) {
             out.push('%');
             out.push(HEX[usize::from(b >> 4)] as char);
             out.push(HEX[usize::from(b & 15)] as char);

@@ -13,9 +13,9 @@ use crate::args::Mode;
 
 /// The wrappers a reading goes through (none for most: the library's first
 /// test is its host's registered name).
+#[inline]
 pub fn of(reading: &[u8]) -> Unwrapped {
-    // Readings are URLs the scanner validated: ASCII.
-    std::str::from_utf8(reading).map_or_else(|_| Unwrapped::default(), urlsift::unwrap)
+    urlsift::unwrap(reading)
 }
 
 /// What is printed for a reading: its target when it has one, else the

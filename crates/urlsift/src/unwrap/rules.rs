@@ -240,21 +240,72 @@ pub(crate) const RULES: &[Rule] = &[
 /// The label a rule's `names` are compared with: the one before the
 /// top-level domain, or before a second-level `co`/`com` under a two-letter
 /// country domain (`google.co.uk`, `google.com.au`). `None` for a host with
-/// a single label.
+/// a single label. (Loops, not `memrchr`: a host is a few dozen bytes, and
+/// this runs for every URL `--unwrap` prints.)
 pub(crate) fn registered_name(host: &[u8]) -> Option<&[u8]> {
-    let last = memchr::memrchr(b'.', host)?;
-    let mut rest = &host[..last];
+    let last = host.iter().rposition(|&b| b == b'.')?;
     let tld = &host[last + 1..];
-    let dot = memchr::memrchr(b'.', rest);
-    let mut name = &rest[dot.map_or(0, |d| d + 1)..];
-    if tld.len() == 2
-        && (name.eq_ignore_ascii_case(b"co") || name.eq_ignore_ascii_case(b"com"))
-        && dot.is_some()
-    {
-        rest = &rest[..dot.unwrap_or(0)];
-        name = &rest[memchr::memrchr(b'.', rest).map_or(0, |d| d + 1)..];
+    let dot = host[..last].iter().rposition(|&b| b == b'.');
+    let name = &host[dot.map_or(0, |d| d + 1)..last];
+    match dot {
+        Some(d)
+            if tld.len() == 2
+                && (name.eq_ignore_ascii_case(b"co") || name.eq_ignore_ascii_case(b"com")) =>
+        {
+            let before = host[..d].iter().rposition(|&b| b == b'.');
+            Some(&host[before.map_or(0, |b| b + 1)..d])
+        }
+        _ => Some(name),
     }
-    Some(name)
+}
+
+/// A name's first 8 bytes as one word, `|0x20` lowering its letters (other
+/// bytes of a host may map onto a name's: [`known_name`] is only the first
+/// test, the rule's own comparison decides).
+const fn name_key(name: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let mut i = 0;
+    while i < name.len() && i < 8 {
+        w[i] = name[i] | 0x20;
+        i += 1;
+    }
+    u64::from_le_bytes(w)
+}
+
+const fn name_count() -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < RULES.len() {
+        n += RULES[i].names.len();
+        i += 1;
+    }
+    n
+}
+
+/// Every rule's names as (key, length), made from [`RULES`] at compile time.
+const NAME_KEYS: [(u64, usize); name_count()] = {
+    let mut keys = [(0u64, 0usize); name_count()];
+    let (mut k, mut i) = (0, 0);
+    while i < RULES.len() {
+        let mut j = 0;
+        while j < RULES[i].names.len() {
+            let name = RULES[i].names[j].as_bytes();
+            keys[k] = (name_key(name), name.len());
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    keys
+};
+
+/// The cheap first test: whether `name` may be one of the table's names
+/// (same length, same first 8 bytes without regard to case).
+#[inline]
+pub(crate) fn known_name(name: &[u8]) -> bool {
+    let key = name_key(name);
+    NAME_KEYS
+        .iter()
+        .any(|&(k, len)| k == key && len == name.len())
 }
 
 /// Whether `host` (any case) is served by `pattern` (see [`Rule`]).
@@ -321,6 +372,24 @@ mod tests {
             registered_name(b"slack-redir.net"),
             Some(&b"slack-redir"[..])
         );
+
+        assert_eq!(registered_name(b"a.co.uk"), Some(&b"a"[..]));
+        assert_eq!(registered_name(b".com"), Some(&b""[..]));
+    }
+
+    #[test]
+    fn known_names_are_the_tables() {
+        for r in RULES {
+            for n in r.names {
+                assert!(known_name(n.as_bytes()) && known_name(n.to_uppercase().as_bytes()));
+            }
+        }
+        for n in ["example", "outlookx", "outloo", "proofpxint", ""] {
+            assert!(!known_name(n.as_bytes()), "{n}");
+        }
+        // Past 8 bytes only the length is compared: the rule decides.
+        assert!(known_name(b"mimecastprotecx"));
+        assert!(!super::super::unwrap("https://url.mimecastprotecx.com/s/x").is_wrapped());
     }
 
     #[test]
