@@ -162,7 +162,10 @@ fn unwrap_bytes(url: &[u8]) -> Unwrapped {
         out.hops.push(Hop {
             kind: rule.kind,
             // A wrapper is ASCII (its scheme, host and path were read).
-            url: String::from_utf8_lossy(link).into_owned(),
+            url: std::str::from_utf8(link).map_or_else(
+                |_| String::from_utf8_lossy(link).into_owned(),
+                str::to_owned,
+            ),
         });
         let bytes = match extract(rule, link, &parts) {
             Ok(Some(bytes)) => bytes,
@@ -198,6 +201,43 @@ struct Parts {
     query: (usize, usize),
 }
 
+const END: u8 = 1;
+const AT: u8 = 2;
+const COLON: u8 = 3;
+const DOT: u8 = 4;
+
+/// What a byte of an authority is to [`find`]'s pass over it.
+static AUTHORITY: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'/' as usize] = END;
+    t[b'?' as usize] = END;
+    t[b'#' as usize] = END;
+    t[b'@' as usize] = AT;
+    t[b':' as usize] = COLON;
+    t[b'.' as usize] = DOT;
+    t
+};
+
+/// [`rules::registered_name`] of the host `s[host.0..host.1]`, from its
+/// last three dots (`usize::MAX` where there are fewer).
+#[inline]
+fn registered_name(s: &[u8], host: (usize, usize), dots: [usize; 3]) -> Option<&[u8]> {
+    let (host_start, end) = host;
+    let [last, before, third] = dots;
+    if last == usize::MAX {
+        return None;
+    }
+    let start = |d: usize| if d == usize::MAX { None } else { Some(d + 1) };
+    let name = &s[start(before).unwrap_or(host_start)..last];
+    if end - last == 3
+        && before != usize::MAX
+        && (name.eq_ignore_ascii_case(b"co") || name.eq_ignore_ascii_case(b"com"))
+    {
+        return Some(&s[start(third).unwrap_or(host_start)..before]);
+    }
+    Some(name)
+}
+
 /// The rule serving `url`, if any, and the URL's pieces. Most URLs are no
 /// wrapper: they leave at the scheme or at the host's registered name,
 /// after one pass over the authority and no call (the command asks this of
@@ -214,23 +254,36 @@ fn find(s: &[u8]) -> Option<(&'static Rule, Parts)> {
     } else {
         return None;
     };
-    // The authority: to `/`, `?`, `#` or the end; its last `@` and `:`.
-    let (mut at, mut colon, mut auth_end) = (None, None, s.len());
-    for (k, &b) in s.iter().enumerate().skip(after) {
-        match b {
-            b'/' | b'?' | b'#' => {
+    // The authority, to `/`, `?`, `#` or the end, in one pass: where its
+    // host starts (after the last `@`) and ends (at a `:`), and the host's
+    // last three dots, which give its registered name.
+    let (mut host_start, mut colon, mut auth_end) = (after, None, s.len());
+    let mut dots = [usize::MAX; 3];
+    let mut k = after;
+    while k < s.len() {
+        match AUTHORITY[usize::from(s[k])] {
+            0 => {}
+            END => {
                 auth_end = k;
                 break;
             }
-            b'@' => at = Some(k),
-            b':' => colon = Some(k),
-            _ => {}
+            AT => {
+                host_start = k + 1;
+                colon = None;
+                dots = [usize::MAX; 3];
+            }
+            COLON => colon = colon.or(Some(k)),
+            _ => {
+                if colon.is_none() {
+                    dots = [k, dots[0], dots[1]];
+                }
+            }
         }
+        k += 1;
     }
-    let host_start = at.map_or(after, |k| k + 1);
-    let host_end = colon.filter(|&k| k >= host_start).unwrap_or(auth_end);
+    let host_end = colon.unwrap_or(auth_end);
     let host = &s[host_start..host_end];
-    let name = rules::registered_name(host)?;
+    let name = registered_name(s, (host_start, host_end), dots)?;
     if !rules::known_name(name) {
         return None;
     }
@@ -376,3 +429,44 @@ fn encode_unsafe(bytes: Vec<u8>) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod pass_tests {
+    use super::*;
+
+    /// The one-pass registered name is the host's, by `rules`.
+    #[test]
+    fn one_pass_name_is_the_hosts() {
+        for (url, host) in [
+            ("https://google.com/url", "google.com"),
+            ("https://www.google.co.uk/url", "www.google.co.uk"),
+            ("https://google.co.uk/url", "google.co.uk"),
+            ("https://co.uk/", "co.uk"),
+            ("http://user:pw@a.b.outlook.com:443/x", "a.b.outlook.com"),
+            ("http://a.b@c.d.e/x", "c.d.e"),
+            ("http://localhost/", "localhost"),
+            ("http://x.com.au", "x.com.au"),
+            (
+                "https://eur03.safelinks.protection.outlook.com?url=x",
+                "eur03.safelinks.protection.outlook.com",
+            ),
+        ] {
+            let s = url.as_bytes();
+            let after = url.find("//").unwrap() + 2;
+            let (mut at, mut dots, mut colon) = (after, [usize::MAX; 3], None);
+            let end = url[after..]
+                .find(['/', '?', '#'])
+                .map_or(url.len(), |k| k + after);
+            for (k, &b) in s.iter().enumerate().take(end).skip(after) {
+                match b {
+                    b'@' => (at, dots, colon) = (k + 1, [usize::MAX; 3], None),
+                    b':' => colon = colon.or(Some(k)),
+                    b'.' if colon.is_none() => dots = [k, dots[0], dots[1]],
+                    _ => {}
+                }
+            }
+            let got = registered_name(s, (at, colon.unwrap_or(end)), dots);
+            assert_eq!(got, rules::registered_name(host.as_bytes()), "{url}");
+        }
+    }
+}
