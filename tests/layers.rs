@@ -27,6 +27,8 @@ const LAYERS: &[&[&str]] = &[
     &["params"],
     // RFC 1738's grammar (section 5).
     &["url"],
+    // Wrappers' targets read from a URL (the parser validates them).
+    &["unwrap"],
     // What a match knows of its message (header fields, dates, subjects).
     &["message"],
     // What every reader shares: matches and the settings.

@@ -22,6 +22,7 @@ EXAMPLES:
   urlsift --since 1993-01-01 --until 1994-01-01 --fields date,newsgroups ~/News   the URLs of 1993, dated
   urlsift -u < digest.txt             each URL once (normalized)
   urlsift --invalid msg.eml           the rejected <...> candidates, why
+  urlsift --unwrap -u msg.eml         where Safe Links, Proofpoint... links go, each once
   urlsift --naked README              also URLs without <...> around them
   urlsift --parse 'http://a.b/c?d'    parse URLs given as arguments
   urlsift news.zip spool.tar.xz       members of archives, as a.zip{dir/m}
@@ -275,6 +276,9 @@ pub struct Args {
     /// Make each URL a hyperlink (OSC 8) on a terminal, or with --color always (urlsift --hyperlink a.txt)
     #[arg(long)]
     pub hyperlink: bool,
+    /// Print where wrapped links go (Safe Links, Proofpoint, ...: docs/unwrap.md); --json adds target and via (urlsift --unwrap a.eml)
+    #[arg(long, conflicts_with = "parse")]
+    pub unwrap: bool,
     /// Files or directories to search ('-' or none: stdin); with --parse, URLs
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
@@ -370,6 +374,8 @@ pub struct Config {
     pub json: bool,
     /// `--report`: the directory written.
     pub report: Option<PathBuf>,
+    /// `--unwrap`: wrappers' targets printed, and in JSON beside the URL.
+    pub unwrap: bool,
 }
 
 /// `--files-from` or `--files0-from`: the list's path and what ends each
@@ -608,6 +614,7 @@ impl Args {
             hyperlink: self.hyperlink,
             json: self.json,
             report: self.report,
+            unwrap: self.unwrap,
         })
     }
 }

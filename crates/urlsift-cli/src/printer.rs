@@ -22,6 +22,7 @@ pub mod color;
 pub mod context;
 pub mod report;
 pub mod tally;
+pub mod unwrap;
 
 // What the search hands its matches to: the printer's face to the rest of
 // the command (the search never names the printer's modules).
@@ -281,6 +282,8 @@ pub struct Printer {
     keyed: bool,
     /// `--report`: the directory written.
     report: Option<std::path::PathBuf>,
+    /// `--unwrap`: a wrapper's target printed in its place.
+    unwrap: bool,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -482,6 +485,7 @@ impl Printer {
             context: cfg.context,
             keyed: false,
             report: cfg.report.clone(),
+            unwrap: cfg.unwrap,
         };
         // Context output is not records: ContextLines applies -m itself.
         p.keyed = p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally();
@@ -729,7 +733,13 @@ impl Printer {
             }
         }
         if self.invalid {
-            if m.is_valid() || !self.scheme_ok(candidate_scheme(m.as_bytes())) {
+            if m.is_valid() {
+                if self.unwrap {
+                    self.push_unwrap_failures(recs, name, m, lines);
+                }
+                return;
+            }
+            if !self.scheme_ok(candidate_scheme(m.as_bytes())) {
                 return;
             }
             self.push_invalid(recs, name, m, lines);
@@ -742,8 +752,12 @@ impl Printer {
         // where its parts are printed (JSON) or compared (-u).
         let parse = |reading| Url::parse_with(reading, self.policy).ok();
         for reading in m.readings(self.hyphen) {
+            // With --unwrap, a wrapper's target is what is printed, filtered
+            // and counted (the wrapper itself when opaque or undecodable).
+            let unwrapped = self.unwrap.then(|| unwrap::of(reading));
+            let shown = unwrap::shown(unwrapped.as_ref(), reading);
             // (No scheme looked up when there is no --scheme filter.)
-            if !self.schemes.is_empty() && !self.scheme_ok(candidate_scheme(reading)) {
+            if !self.schemes.is_empty() && !self.scheme_ok(candidate_scheme(shown)) {
                 continue;
             }
             // Parsed at most once, when JSON or `-u` first asks.
@@ -756,9 +770,9 @@ impl Printer {
                     self.lead(recs, name, m, false);
                     let out = &mut recs.body;
                     if self.style.any() {
-                        self.style.url(out, reading);
+                        self.style.url(out, shown);
                     } else {
-                        out.extend_from_slice(reading);
+                        out.extend_from_slice(shown);
                     }
                     out.push(b'\n');
                 }
@@ -768,19 +782,27 @@ impl Printer {
                     // first of each key).
                     put_place(recs, m);
                     put_date(recs, m);
-                    recs.body.extend_from_slice(reading);
+                    recs.body.extend_from_slice(shown);
                 }
                 Mode::Json => match parsed() {
                     Some(url) => {
-                        self.json_url(recs, name, m, &url);
+                        self.json_url(recs, name, m, &url, unwrapped.as_ref());
                         json_lines_field(&mut recs.body, lines, m.charset());
                     }
                     None => continue,
                 },
             }
-            self.record(recs, || match parsed() {
-                Some(url) => url.normalized(),
-                None => String::from_utf8_lossy(reading).into_owned(),
+            let same = std::ptr::eq(shown, reading);
+            self.record(recs, || {
+                let url = if same {
+                    parsed()
+                } else {
+                    Url::parse_with(shown, self.policy).ok()
+                };
+                match url {
+                    Some(url) => url.normalized(),
+                    None => String::from_utf8_lossy(shown).into_owned(),
+                }
             });
         }
     }
@@ -839,7 +861,14 @@ impl Printer {
         }
     }
 
-    fn json_url(&self, recs: &mut Recs, name: &InputName, m: &Match, url: &Url<'_>) {
+    fn json_url(
+        &self,
+        recs: &mut Recs,
+        name: &InputName,
+        m: &Match,
+        url: &Url<'_>,
+        unwrapped: Option<&urlsift::Unwrapped>,
+    ) {
         self.json_head(recs, name, m, url.as_str());
         let out = &mut recs.body;
         out.extend_from_slice(b",\"scheme\":");
@@ -849,6 +878,9 @@ impl Printer {
         self.json_tail(out, m);
         out.extend_from_slice(b",\"warnings\":");
         json_warnings(out, url);
+        if let Some(u) = unwrapped {
+            unwrap::json_fields(out, u);
+        }
         put_message(recs, m);
         recs.body.extend_from_slice(b"}\n");
     }

@@ -264,6 +264,38 @@ pub const COLUMNS: &[Column] = &[
     },
 ];
 
+/// The fields `unwrap=True` (the job's `--unwrap`) adds, as `--json
+/// --unwrap` adds them: the wrapper's target (null for a link that is no
+/// wrapper, an opaque one, or one whose target is no URL) and the kinds of
+/// wrapper it goes through, outermost first.
+pub const UNWRAP_COLUMNS: &[Column] = &[
+    Column {
+        name: "target",
+        spark: "string",
+        nullable: true,
+        kind: Kind::Str,
+        get: |r| owned(urlsift::unwrap(r.url()).target().map(str::to_owned)),
+    },
+    Column {
+        name: "via",
+        spark: "array<string>",
+        nullable: false,
+        kind: Kind::StrList,
+        get: |r| Value::StrList(Some(urlsift::unwrap(r.url()).via().collect())),
+    },
+];
+
+/// The output's fields in order: [`COLUMNS`], with [`UNWRAP_COLUMNS`]
+/// after `warnings` when `unwrap` (where `--json --unwrap` writes them).
+pub fn columns(unwrap: bool) -> impl Iterator<Item = &'static Column> {
+    let at = COLUMNS
+        .iter()
+        .position(|c| c.name == "warnings")
+        .map_or(COLUMNS.len(), |k| k + 1);
+    let extra: &'static [Column] = if unwrap { UNWRAP_COLUMNS } else { &[] };
+    COLUMNS[..at].iter().chain(extra).chain(&COLUMNS[at..])
+}
+
 /// A validity (or boolean) bitmap, least significant bit first.
 #[derive(Default)]
 pub struct Bits {
@@ -390,23 +422,23 @@ impl Built {
 
 /// A batch of records being turned into columns.
 pub struct Batch {
-    /// One per [`COLUMNS`] entry.
+    /// One per field of [`columns`].
     pub columns: Vec<Built>,
     /// Rows so far.
     pub rows: usize,
+    unwrap: bool,
 }
 
 impl Default for Batch {
     fn default() -> Batch {
-        Batch {
-            columns: COLUMNS.iter().map(|c| Built::new(c.kind)).collect(),
-            rows: 0,
-        }
+        Batch::new(false)
     }
 }
 
 /// What a batch of rows is built as: typed columns or JSON lines.
-pub trait Rows: Default + Send {
+pub trait Rows: Send {
+    /// An empty batch of the fields of [`columns`]`(unwrap)`.
+    fn new(unwrap: bool) -> Self;
     /// Adds a record's row.
     fn push(&mut self, r: &Record);
     /// Rows so far.
@@ -414,8 +446,16 @@ pub trait Rows: Default + Send {
 }
 
 impl Rows for Batch {
+    fn new(unwrap: bool) -> Batch {
+        Batch {
+            columns: columns(unwrap).map(|c| Built::new(c.kind)).collect(),
+            rows: 0,
+            unwrap,
+        }
+    }
+
     fn push(&mut self, r: &Record) {
-        for (col, built) in COLUMNS.iter().zip(&mut self.columns) {
+        for (col, built) in columns(self.unwrap).zip(&mut self.columns) {
             built.push((col.get)(r));
         }
         self.rows += 1;
@@ -453,13 +493,14 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
-/// Appends a record's row as one JSON object: the fields of [`COLUMNS`]
-/// in order, nulls written (what Spark's JSON writer writes for the typed
-/// row, so the JSON output needs no row conversion in the JVM).
-pub fn json_line(r: &Record, out: &mut Vec<u8>) {
+/// Appends a record's row as one JSON object: the fields of
+/// [`columns`]`(unwrap)` in order, nulls written (what Spark's JSON writer
+/// writes for the typed row, so the JSON output needs no row conversion in
+/// the JVM).
+pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
     use std::io::Write;
     out.push(b'{');
-    for (k, col) in COLUMNS.iter().enumerate() {
+    for (k, col) in columns(unwrap).enumerate() {
         if k > 0 {
             out.push(b',');
         }
@@ -528,16 +569,24 @@ pub struct JsonBatch {
     /// Rows so far.
     pub rows: usize,
     scratch: Vec<u8>,
+    unwrap: bool,
 }
 
 impl Rows for JsonBatch {
+    fn new(unwrap: bool) -> JsonBatch {
+        JsonBatch {
+            unwrap,
+            ..JsonBatch::default()
+        }
+    }
+
     fn rows(&self) -> usize {
         self.rows
     }
 
     fn push(&mut self, r: &Record) {
         self.scratch.clear();
-        json_line(r, &mut self.scratch);
+        json_line(r, self.unwrap, &mut self.scratch);
         // Only UTF-8 is written: the record's strings are UTF-8.
         let line = std::str::from_utf8(&self.scratch).unwrap_or_default();
         self.lines.push(Some(line));
@@ -626,7 +675,7 @@ mod tests {
         };
         assert_eq!(broken.bytes, [0b01]);
         let mut line = Vec::new();
-        json_line(&recs[0], &mut line);
+        json_line(&recs[0], false, &mut line);
         let line = String::from_utf8(line).unwrap();
         assert!(
             line.starts_with(r#"{"path":"p","member":null,"line":3,"column":3,"#),
@@ -645,5 +694,44 @@ mod tests {
         json.push(&recs[1]);
         assert_eq!(json.rows, 1);
         assert_eq!(json.lines.offsets.len(), 2);
+    }
+
+    #[test]
+    fn unwrap_adds_target_and_via_after_warnings() {
+        let names = |u| columns(u).map(|c| c.name).collect::<Vec<_>>();
+        let (plain, unwrap) = (names(false), names(true));
+        assert_eq!(plain, COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>());
+        let at = plain.iter().position(|n| *n == "warnings").unwrap() + 1;
+        assert_eq!(unwrap[at..at + 2], ["target", "via"]);
+        assert_eq!([&unwrap[..at], &unwrap[at + 2..]].concat(), plain);
+        let text =
+            b"<https://l.facebook.com/l.php?u=https%3A%2F%2Fa.example%2F&h=1> <ftp://c.d/>\n";
+        let recs: Vec<Record> = Scanner::new()
+            .extract(text)
+            .into_iter()
+            .filter_map(|m| Record::new(m, None))
+            .collect();
+        let mut batch = Batch::new(true);
+        let mut json = JsonBatch::new(true);
+        for r in &recs {
+            batch.push(r);
+            json.push(r);
+        }
+        let Built::Str(targets) = &batch.columns[at] else {
+            panic!("target is a string")
+        };
+        assert_eq!(targets.data, b"https://a.example/");
+        assert_eq!(targets.valid.zeros, 1);
+        let Built::StrList(valid, offsets, kinds) = &batch.columns[at + 1] else {
+            panic!("via is a list of strings")
+        };
+        assert_eq!((valid.zeros, &offsets[..]), (0, &[0, 1, 1][..]));
+        assert_eq!(kinds.data, b"facebook");
+        let lines = String::from_utf8(json.lines.data.clone()).unwrap();
+        assert!(
+            lines.contains(r#""warnings":[],"target":"https://a.example/","via":["facebook"],"message_id":null"#),
+            "{lines}"
+        );
+        assert!(lines.contains(r#""target":null,"via":[],"#), "{lines}");
     }
 }

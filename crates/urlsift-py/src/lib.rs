@@ -82,6 +82,8 @@ fn warnings_list<'py>(py: Python<'py>, ws: &[WarningRecord]) -> PyResult<Bound<'
 #[derive(PartialEq)]
 pub struct PyMatch {
     rec: Record,
+    /// `unwrap=True`: `target` and `via` computed (and in `to_dict`).
+    unwrap: bool,
 }
 
 #[pymethods]
@@ -225,8 +227,28 @@ impl PyMatch {
         Ok(Some(s))
     }
 
+    /// With `unwrap=True`: where the link goes when it is a known wrapper
+    /// (Safe Links, Proofpoint, ...: docs/unwrap.md), else `None` (as for an
+    /// opaque wrapper, or one whose target is no URL); `None` without
+    /// `unwrap=True`.
+    #[getter]
+    fn target(&self) -> Option<String> {
+        if !self.unwrap {
+            return None;
+        }
+        urlsift::unwrap(self.rec.url()).target().map(str::to_owned)
+    }
+    /// With `unwrap=True`: the kinds of wrapper the link goes through,
+    /// outermost first (`["safelinks", "proofpoint-v3"]`, `[]` for most
+    /// links); `None` without `unwrap=True`.
+    #[getter]
+    fn via(&self) -> Option<Vec<&'static str>> {
+        self.unwrap
+            .then(|| urlsift::unwrap(self.rec.url()).via().collect())
+    }
+
     /// The fields as a dict equal to the command's `--json` object
-    /// (`spans` as lists of two).
+    /// (`spans` as lists of two; with `unwrap=True`, `--json --unwrap`'s).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = &self.rec;
         let m = r.get();
@@ -260,6 +282,11 @@ impl PyMatch {
         }
         let ws = url.as_ref().map(record::warnings).unwrap_or_default();
         d.set_item("warnings", warnings_list(py, &ws)?)?;
+        if self.unwrap {
+            let u = urlsift::unwrap(r.url());
+            d.set_item("target", u.target())?;
+            d.set_item("via", u.via().collect::<Vec<_>>())?;
+        }
         d.set_item("message_id", r.message_id())?;
         d.set_item(
             "date",
@@ -319,9 +346,11 @@ impl PyMatch {
 /// UTF-8 bytes of a `str`). `strict` validates exactly by the grammar,
 /// `naked` also takes URLs without brackets, `raw` reads every byte as
 /// text (no MIME), `html` says which HTML parts are read (`"fallback"`,
-/// `"always"`, `"never"`).
+/// `"always"`, `"never"`), `unwrap` gives each match its `target` and `via`
+/// (where a wrapped link goes).
 #[pyfunction]
-#[pyo3(signature = (data, *, naked=false, raw=false, strict=false, html="fallback"))]
+#[pyo3(signature = (data, *, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
+#[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
@@ -329,6 +358,7 @@ fn extract(
     raw: bool,
     strict: bool,
     html: &str,
+    unwrap: bool,
 ) -> PyResult<Vec<PyMatch>> {
     let scanner = scanner(naked, raw, strict, html)?;
     let recs = if let Ok(b) = data.downcast::<PyBytes>() {
@@ -348,7 +378,10 @@ fn extract(
             data.get_type().name()?
         )));
     };
-    Ok(recs.into_iter().map(|rec| PyMatch { rec }).collect())
+    Ok(recs
+        .into_iter()
+        .map(|rec| PyMatch { rec, unwrap })
+        .collect())
 }
 
 /// The state of a file being scanned and the records read ahead.
@@ -366,6 +399,8 @@ pub struct FileMatches {
     /// is allocated with the alignment its contents ask.
     state: Box<Mutex<FileState>>,
     path: Arc<str>,
+    /// `unwrap=True`.
+    unwrap: bool,
 }
 
 // No class instance may hold what needs more alignment than 16 bytes.
@@ -384,7 +419,10 @@ impl FileMatches {
         // it while it does not hold the GIL).
         if let Ok(mut st) = self.state.try_lock() {
             if let Some(rec) = st.ready.pop_front() {
-                return Ok(Some(PyMatch { rec }));
+                return Ok(Some(PyMatch {
+                    rec,
+                    unwrap: self.unwrap,
+                }));
             }
         }
         let next = py.allow_threads(|| {
@@ -396,7 +434,10 @@ impl FileMatches {
             Ok::<_, std::io::Error>(ready.pop_front())
         });
         match next {
-            Ok(rec) => Ok(rec.map(|rec| PyMatch { rec })),
+            Ok(rec) => Ok(rec.map(|rec| PyMatch {
+                rec,
+                unwrap: self.unwrap,
+            })),
             Err(e) => Err(os_error(e, &self.path)),
         }
     }
@@ -414,7 +455,8 @@ impl FileMatches {
 /// `extract`; a file that cannot be opened raises `OSError` at once.
 /// `name`, when given, is the matches' `path` instead.
 #[pyfunction]
-#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback"))]
+#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
+#[allow(clippy::too_many_arguments)]
 fn extract_file(
     py: Python<'_>,
     path: PathBuf,
@@ -423,6 +465,7 @@ fn extract_file(
     raw: bool,
     strict: bool,
     html: &str,
+    unwrap: bool,
 ) -> PyResult<FileMatches> {
     let scanner = scanner(naked, raw, strict, html)?;
     let name: Arc<str> = match name {
@@ -432,17 +475,18 @@ fn extract_file(
     let scan = py
         .allow_threads(|| FileScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
-    Ok(FileMatches::new(scan, name))
+    Ok(FileMatches::new(scan, name, unwrap))
 }
 
 impl FileMatches {
-    fn new(scan: FileScan, path: Arc<str>) -> FileMatches {
+    fn new(scan: FileScan, path: Arc<str>, unwrap: bool) -> FileMatches {
         FileMatches {
             state: Box::new(Mutex::new(FileState {
                 scan,
                 ready: VecDeque::new(),
             })),
             path,
+            unwrap,
         }
     }
 }
@@ -509,7 +553,8 @@ fn open_source(
 /// central directory, by positions), a zip in a stream that cannot seek is
 /// spooled to a temporary file, 64 GiB at most (an error past that).
 #[pyfunction]
-#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback"))]
+#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
+#[allow(clippy::too_many_arguments)]
 fn extract_stream(
     py: Python<'_>,
     fileobj: &Bound<'_, PyAny>,
@@ -518,6 +563,7 @@ fn extract_stream(
     raw: bool,
     strict: bool,
     html: &str,
+    unwrap: bool,
 ) -> PyResult<FileMatches> {
     if fileobj.extract::<PathBuf>().is_ok() {
         return Err(PyTypeError::new_err(
@@ -530,6 +576,7 @@ fn extract_stream(
     Ok(FileMatches::new(
         scan,
         name.unwrap_or_else(|| Arc::from("(stream)")),
+        unwrap,
     ))
 }
 
@@ -547,6 +594,8 @@ pub struct ArrowBatches {
     rows: usize,
     /// Rows as one column of JSON lines instead of typed columns.
     json: bool,
+    /// The `target` and `via` fields too.
+    unwrap: bool,
 }
 
 const _: () = assert!(std::mem::align_of::<ArrowBatches>() <= 16);
@@ -672,7 +721,7 @@ impl ArrowBatches {
         let got = py.allow_threads(|| {
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
             let (scan, ready, error) = &mut *st;
-            let mut batch = B::default();
+            let mut batch = B::new(self.unwrap);
             while batch.rows() < rows {
                 if !ready.is_empty() {
                     let take = ready.len().min(rows - batch.rows());
@@ -706,9 +755,10 @@ impl ArrowBatches {
 /// `range=(start, stop, lines)` scans that range of a plain file, `start`
 /// a message start after `lines` lines (see `message_start`). With `json`
 /// a batch has one column instead: each row as a JSON object, the fields
-/// of `columns()` in order, nulls written.
+/// of `columns()` in order, nulls written. With `unwrap` the fields are
+/// `columns(unwrap=True)`'s.
 #[pyfunction]
-#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false, html="fallback"))]
+#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
 #[allow(clippy::too_many_arguments)]
 fn scan_arrow(
     py: Python<'_>,
@@ -721,6 +771,7 @@ fn scan_arrow(
     raw: bool,
     strict: bool,
     html: &str,
+    unwrap: bool,
 ) -> PyResult<ArrowBatches> {
     let scanner = scanner(naked, raw, strict, html)?;
     let name: Option<Arc<str>> = name.map(Arc::from);
@@ -730,16 +781,17 @@ fn scan_arrow(
         name: name.unwrap_or_else(|| Arc::from("(stream)")),
         rows: rows.max(1),
         json,
+        unwrap,
     })
 }
 
 /// The output's fields: `(name, kind, spark_type, nullable)` in order,
-/// `kind` saying how `scan_arrow`'s buffers of the field are laid out.
+/// `kind` saying how `scan_arrow`'s buffers of the field are laid out;
+/// with `unwrap`, `target` and `via` too.
 #[pyfunction]
-#[pyo3(name = "columns")]
-fn column_fields() -> Vec<(&'static str, &'static str, &'static str, bool)> {
-    columns::COLUMNS
-        .iter()
+#[pyo3(name = "columns", signature = (unwrap=false))]
+fn column_fields(unwrap: bool) -> Vec<(&'static str, &'static str, &'static str, bool)> {
+    columns::columns(unwrap)
         .map(|c| (c.name, c.kind.as_str(), c.spark, c.nullable))
         .collect()
 }

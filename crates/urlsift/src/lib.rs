@@ -134,6 +134,7 @@ mod scanner;
 mod settings;
 mod stream;
 mod tracker;
+mod unwrap;
 mod url;
 mod warning;
 mod wide;
@@ -153,6 +154,7 @@ pub use settings::HtmlMode;
 pub use settings::{Limits, Scanner};
 pub use stream::{Extractor, PushScanner};
 pub use tracker::{MessageMap, MessageTracker};
+pub use unwrap::{unwrap, Hop, Kind, UnwrapError, Unwrapped, MAX_DEPTH};
 pub use url::{
     Ftp, FtpCommand, FtpType, Gopher, Host, Http, News, Policy, Prospero, ProsperoFields, Scheme,
     Specific, Url, Wais,

@@ -59,6 +59,10 @@ class Match:
     def newsgroups(self) -> Optional[List[str]]: ...
     @property
     def subject(self) -> Optional[str]: ...
+    @property
+    def target(self) -> Optional[str]: ...
+    @property
+    def via(self) -> Optional[List[str]]: ...
     def to_dict(self) -> Dict[str, object]: ...
 
 class FileMatches(Iterator[Match]):
@@ -99,6 +103,7 @@ def extract(
     raw: bool = False,
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
+    unwrap: bool = False,
 ) -> List[Match]: ...
 def extract_file(
     path: Union[str, "os.PathLike[str]"],
@@ -108,6 +113,7 @@ def extract_file(
     raw: bool = False,
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
+    unwrap: bool = False,
 ) -> FileMatches: ...
 def extract_stream(
     fileobj: BinaryIO,
@@ -117,5 +123,6 @@ def extract_stream(
     raw: bool = False,
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
+    unwrap: bool = False,
 ) -> FileMatches: ...
 def parse(url: Union[str, bytes], *, strict: bool = False) -> Dict[str, object]: ...

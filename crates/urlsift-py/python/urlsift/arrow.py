@@ -31,16 +31,21 @@ TYPES = {
 }
 
 
-#: The layout of each field, in order.
-_KINDS = [kind for _, kind, _, _ in _urlsift.columns()]
-_SCHEMA = pa.schema(
-    [pa.field(name, TYPES[kind], nullable) for name, kind, _, nullable in _urlsift.columns()]
-)
+#: The layout of each field, in order (with ``unwrap``: ``target`` and
+#: ``via`` too).
+_KINDS = {u: [kind for _, kind, _, _ in _urlsift.columns(u)] for u in (False, True)}
+_SCHEMA = {
+    u: pa.schema(
+        [pa.field(name, TYPES[kind], nullable) for name, kind, _, nullable in _urlsift.columns(u)]
+    )
+    for u in (False, True)
+}
 
 
-def schema() -> pa.Schema:
-    """The Arrow schema of the rows."""
-    return _SCHEMA
+def schema(unwrap: bool = False) -> pa.Schema:
+    """The Arrow schema of the rows (with ``unwrap``, ``target`` and
+    ``via`` after ``warnings``)."""
+    return _SCHEMA[unwrap]
 
 
 def _buf(b):
@@ -106,6 +111,7 @@ def record_batches(
     raw: bool = False,
     strict: bool = False,
     html: str = "fallback",
+    unwrap: bool = False,
 ) -> Iterator[pa.RecordBatch]:
     """The URLs of ``source`` (a path, or a binary file object as
     :func:`urlsift.extract_stream` takes) as record batches of at most
@@ -113,16 +119,17 @@ def record_batches(
     plain file, ``start`` a message start after ``lines`` lines. With
     ``json`` the batches have one column, ``value``: each row as a JSON
     object (the fields in order, nulls written), as Spark's JSON writer
-    would write the typed row. A read error raises ``OSError`` after the
-    batches before it."""
+    would write the typed row. With ``unwrap`` the rows have ``target`` and
+    ``via`` too (``--json --unwrap``'s fields). A read error raises
+    ``OSError`` after the batches before it."""
     batches = _urlsift.scan_arrow(
         source, name=name, range=range, rows=rows, json=json, naked=naked, raw=raw, strict=strict,
-        html=html,
+        html=html, unwrap=unwrap,
     )
     if json:
         for n, (cols,) in batches:
             yield pa.RecordBatch.from_arrays([_strings(n, cols)], schema=JSON_SCHEMA)
         return
     for n, cols in batches:
-        arrays = [_array(kind, n, parts) for kind, parts in zip(_KINDS, cols)]
-        yield pa.RecordBatch.from_arrays(arrays, schema=_SCHEMA)
+        arrays = [_array(kind, n, parts) for kind, parts in zip(_KINDS[unwrap], cols)]
+        yield pa.RecordBatch.from_arrays(arrays, schema=_SCHEMA[unwrap])

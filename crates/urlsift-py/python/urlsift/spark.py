@@ -97,16 +97,17 @@ def match_struct():
     )
 
 
-def row_schema():
+def row_schema(unwrap: bool = False):
     """The Spark schema of the job's rows, from the library's list of
     fields (:func:`urlsift._urlsift.columns`): ``path``, ``member``, then
-    the ``--json`` fields."""
+    the ``--json`` fields (with ``unwrap``, ``--json --unwrap``'s: ``target``
+    and ``via`` after ``warnings``)."""
     from pyspark.sql.types import StructField, StructType, _parse_datatype_string
 
     return StructType(
         [
             StructField(name, _parse_datatype_string(spark_type), nullable)
-            for name, _, spark_type, nullable in _urlsift.columns()
+            for name, _, spark_type, nullable in _urlsift.columns(unwrap)
         ]
     )
 
@@ -233,7 +234,7 @@ def balance(tasks, parts: int) -> List[List]:
 
 
 def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None,
-            json=False, html="fallback"):
+            json=False, html="fallback", unwrap=False):
     """The record batches of one task ``(uri, size, range)``. A file that
     cannot be read is reported on stderr (and counted in the accumulator
     ``errors``), the batches before the error kept, as the command goes on
@@ -246,7 +247,7 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
     try:
         src = _open(uri, storage_options)
         for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw, json=json,
-                                html=html):
+                                html=html, unwrap=unwrap):
             n += b.num_rows
             yield b
     except OSError as e:
@@ -440,6 +441,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--raw", action="store_true", help="MIME parts as written, not decoded")
     p.add_argument("--html", choices=["fallback", "always", "never"], default="fallback",
                    help="which HTML parts are read (as the command's --html)")
+    p.add_argument("--unwrap", action="store_true",
+                   help="add target and via: where wrapped links (Safe Links, Proofpoint, ...) go")
     p.add_argument("--partitions", type=int, metavar="N", help="tasks (default: 4 per core)")
     p.add_argument("--split-size", type=int, default=SPLIT, metavar="BYTES",
                    help="a plain file larger than this is cut into ranges at message starts")
@@ -491,7 +494,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         tasks = plan(sc, files, so, args.split_size)
         runs = balance(tasks, args.partitions or 4 * sc.defaultParallelism)
         shared = sc.broadcast(runs)
-        naked, raw, html = args.naked, args.raw, args.html
+        naked, raw, html, unwrap = args.naked, args.raw, args.html, args.unwrap
         # JSON lines are written by the library, one string per row, and
         # Spark's text writer writes them as they are: the JVM converts no
         # row (the bytes Spark's JSON writer gives for the typed rows).
@@ -501,11 +504,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for b in ids:
                 for i in b.column(0).to_pylist():
                     for task in shared.value[i]:
-                        yield from batches(task, so, naked, raw, counts, errors, json, html)
+                        yield from batches(task, so, naked, raw, counts, errors, json, html,
+                                           unwrap)
 
         n = max(1, len(runs))
         ids = spark.range(0, len(runs), 1, n)
-        schema = "value string" if json else row_schema()
+        schema = "value string" if json else row_schema(unwrap)
         df = ids.mapInArrow(run, schema)
         if args.report:
             # Read once: the rows written are counted from the cache.

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# unwrap.sh - what --unwrap costs, and unwrap alone.
+#  1. On `gen-corpus --size 256M --seed 1 --mime 0.4 --html 0.5` (mail with
+#     HTML parts and Safe Links among its links), one thread: `--unwrap`
+#     against the same run without it, plain and JSON output, the target
+#     being <= 1.02. The outputs are checked first: --unwrap changes only
+#     the wrappers' lines, its output is the same at -j1 and -j2, and with
+#     BASE=path (a build without --unwrap) the output without the flag is
+#     byte for byte BASE's.
+#  2. `cargo bench --bench unwrap`: urlsift::unwrap alone on 100,000
+#     wrapped URLs (every kind) and on 100,000 that are no wrapper
+#     (skipped with --no-criterion).
+#
+#   benches/unwrap.sh [--size 256M] [--runs 7] [--dir DIR] [--no-criterion]
+#
+# Each pair runs RUNS times, alternating; the medians of the CPU time
+# (perf's task-clock, else wall time) and of the paired ratios are
+# printed, with the CPU and the load. Corpora are kept in DIR (default
+# /tmp/urlsift-bench) and reused. Needs ../shared (gen-corpus).
+set -euo pipefail
+size=256M runs=7 dir=/tmp/urlsift-bench criterion=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --size) size="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
+        --dir) dir="$2"; shift 2 ;;
+        --no-criterion) criterion=0; shift ;;
+        *) echo "usage: $0 [--size 256M] [--runs 7] [--dir DIR] [--no-criterion]" >&2; exit 2 ;;
+    esac
+done
+source "$(dirname "$0")/common.sh"
+corpus="$dir/corpus-$size-1-mime0.4-html0.5"
+if [ ! -d "$corpus" ]; then
+    mkdir -p "$dir"
+    "$shared/bench/gen-corpus" --size "$size" --seed 1 --mime 0.4 --html 0.5 --out "$corpus" >/dev/null
+fi
+cd "$corpus"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+echo "corpus: $corpus ($(du -sh . | cut -f1)); CPU: $(lscpu | sed -n 's/^Model name: *//p'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# 1. The outputs.
+"$bin" -j1 mail.mbox news >"$scratch/plain"
+"$bin" -j1 --unwrap mail.mbox news >"$scratch/unwrap"
+"$bin" -j2 --unwrap mail.mbox news >"$scratch/unwrap2"
+cmp -s "$scratch/unwrap" "$scratch/unwrap2" || { echo "FAIL: --unwrap output differs at -j2"; exit 1; }
+[ "$(wc -l <"$scratch/plain")" = "$(wc -l <"$scratch/unwrap")" ] || { echo "FAIL: --unwrap changed the number of lines"; exit 1; }
+changed=$(diff "$scratch/plain" "$scratch/unwrap" | grep -c '^>' || true)
+echo "output: $(wc -l <"$scratch/plain") URLs, $changed of them wrappers printed as their targets; --unwrap the same at -j1 and -j2"
+if [ -n "${BASE:-}" ]; then
+    "$BASE" -j1 mail.mbox news | cmp -s - "$scratch/plain" || { echo "FAIL: plain output differs from BASE's"; exit 1; }
+    cmp -s <("$BASE" -j1 --json mail.mbox news) <("$bin" -j1 --json mail.mbox news) || { echo "FAIL: --json output differs from BASE's"; exit 1; }
+    echo "output without --unwrap: byte for byte BASE's (plain and --json)"
+fi
+
+# Seconds of one run: CPU time (perf's task-clock) when perf is there,
+# steadier than wall time on a shared machine; wall time otherwise.
+secs() {
+    local t0 t1
+    if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1; then
+        perf stat -x, -e task-clock "$@" mail.mbox news 2>&1 >/dev/null |
+            awk -F, '/task-clock/ {printf "%.4f\n", $1 / 1000}'
+        return
+    fi
+    t0=$(date +%s%N)
+    "$@" mail.mbox news >/dev/null
+    t1=$(date +%s%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f\n", (b - a) / 1e9}'
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# pair LABEL "A command" "B command": RUNS alternating runs of each; prints
+# the medians and sets $ratio to the median of the paired ratios.
+pair() {
+    local label="$1" a="$2" b="$3" ta tb i
+    : >"$scratch/a" && : >"$scratch/b" && : >"$scratch/r"
+    # shellcheck disable=SC2086
+    for ((i = 0; i < runs; i++)); do
+        ta=$(secs $a)
+        tb=$(secs $b)
+        echo "$ta" >>"$scratch/a"
+        echo "$tb" >>"$scratch/b"
+        awk -v a="$ta" -v b="$tb" 'BEGIN{printf "%.4f\n", a / b}' >>"$scratch/r"
+    done
+    ratio=$(median <"$scratch/r")
+    printf '%-32s A %6.3f s  B %6.3f s  A/B median %s (range %s-%s)\n' "$label" \
+        "$(median <"$scratch/a")" "$(median <"$scratch/b")" "$ratio" \
+        "$(sort -g "$scratch/r" | head -1)" "$(sort -g "$scratch/r" | tail -1)"
+}
+
+pair "plain --unwrap / plain" "$bin -j1 --unwrap" "$bin -j1"
+plain_ratio=$ratio
+pair "json --unwrap / json" "$bin -j1 --json --unwrap" "$bin -j1 --json"
+verdict=$(awk -v r="$plain_ratio" 'BEGIN{print (r <= 1.02) ? "within" : "ABOVE"}')
+echo "--unwrap costs ${plain_ratio}x the plain run: $verdict the target of 1.02"
+
+# 2. unwrap alone.
+if [ "$criterion" = 1 ]; then
+    cargo bench --manifest-path "$root/Cargo.toml" -p urlsift --bench unwrap -- --noplot 2>/dev/null |
+        grep -E '^unwrap/|time:|thrpt:'
+fi

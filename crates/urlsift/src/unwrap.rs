@@ -1,0 +1,472 @@
+//! Unwrapping: where a link rewritten by a mail gateway (Safe Links,
+//! Proofpoint URL Defense, ...) or a site's redirector (Google, Facebook,
+//! Slack) really goes, read from the link itself.
+//!
+//! [`unwrap`] looks the URL's host and path up in a table of known wrappers
+//! (`rules.rs`: host and path patterns, and where each keeps its target),
+//! recovers the target, validates it with the crate's own parser (the
+//! lenient policy) and, when the target is itself a wrapper, goes on, up to
+//! [`MAX_DEPTH`] wrappers deep. Nothing is fetched: a wrapper whose target
+//! is kept by the gateway (Mimecast's `/s/TOKEN`) is said to be opaque. A
+//! URL on any other host is left alone whatever its query holds.
+//!
+//! The decoded target's octets that RFC 1738 section 2.2 says must be
+//! encoded (controls, space, and everything outside US-ASCII) are written
+//! `%XX`, so a target is a URL in the same text as every other.
+//!
+//! The target is what the link says, not where the gateway sends the
+//! reader: nothing authenticates it, and some wrappers also carry the
+//! recipient's address in their other parameters.
+
+mod proofpoint;
+mod rules;
+
+pub use rules::Kind;
+
+use crate::error::ParseError;
+use crate::percent;
+use crate::url::{Policy, Url};
+use rules::{Decoder, Place, Rule, RULES};
+use std::fmt;
+
+/// How many wrappers deep [`unwrap`] follows a link.
+pub const MAX_DEPTH: usize = 5;
+
+/// One wrapper a link goes through.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hop {
+    kind: Kind,
+    url: String,
+}
+
+impl Hop {
+    /// Which wrapper it is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The wrapper's URL at this depth (the outermost is the link as given).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// Why a wrapper's target was not recovered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum UnwrapError {
+    /// The wrapper holds nothing where its kind keeps the target (no such
+    /// query parameter, or an empty one).
+    Missing,
+    /// The target's encoding does not decode; the message says how.
+    Encoding(&'static str),
+    /// The recovered text is no URL under the lenient policy: the parser's
+    /// error, its offset into [`Unwrapped::decoded`].
+    Parse(ParseError),
+}
+
+impl fmt::Display for UnwrapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnwrapError::Missing => f.write_str("the wrapper holds no target"),
+            UnwrapError::Encoding(why) => write!(f, "the target does not decode: {why}"),
+            UnwrapError::Parse(e) => write!(f, "the target is no URL: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for UnwrapError {}
+
+/// What [`unwrap`] found: the wrappers a link goes through, outermost
+/// first, and where it ends.
+///
+/// Exactly one of these holds for a wrapped link: it has a
+/// [`target`](Unwrapped::target), it is [`opaque`](Unwrapped::is_opaque),
+/// or it has an [`error`](Unwrapped::error). A link that is no known
+/// wrapper has no hops and none of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Unwrapped {
+    hops: Vec<Hop>,
+    target: Option<String>,
+    decoded: Option<String>,
+    error: Option<UnwrapError>,
+    opaque: bool,
+}
+
+impl Unwrapped {
+    /// Whether the link is a known wrapper.
+    pub fn is_wrapped(&self) -> bool {
+        !self.hops.is_empty()
+    }
+
+    /// The wrappers, outermost first.
+    pub fn hops(&self) -> &[Hop] {
+        &self.hops
+    }
+
+    /// The wrappers' kind names, outermost first (`["safelinks",
+    /// "proofpoint-v3"]`).
+    pub fn via(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.hops.iter().map(|h| h.kind.name())
+    }
+
+    /// The final target, a URL valid under the lenient policy; `None` when
+    /// the link is no wrapper, is opaque, or its target was not recovered.
+    pub fn target(&self) -> Option<&str> {
+        self.target.as_deref()
+    }
+
+    /// Whether the innermost wrapper keeps its target to itself
+    /// ([`Kind::Mimecast`]).
+    pub fn is_opaque(&self) -> bool {
+        self.opaque
+    }
+
+    /// Why the target was not recovered.
+    pub fn error(&self) -> Option<&UnwrapError> {
+        self.error.as_ref()
+    }
+
+    /// With [`UnwrapError::Parse`]: the text that was decoded and is no URL
+    /// (its unsafe octets `%XX`-encoded).
+    pub fn decoded(&self) -> Option<&str> {
+        self.decoded.as_deref()
+    }
+}
+
+/// The wrappers `url` goes through and its target (see the module
+/// documentation of what is read and what is not). `url` is text or bytes
+/// (a URL is ASCII); bytes that are no URL are no wrapper.
+///
+/// ```
+/// let u = urlsift::unwrap(
+///     "https://eur03.safelinks.protection.outlook.com/?url=https%3A%2F%2Furldefense.com\
+///      %2Fv3%2F__https%3A%2F%2Fexample.com%2F*newsletter__%3BIw!!x%24&data=05%7C01&reserved=0",
+/// );
+/// assert_eq!(u.via().collect::<Vec<_>>(), ["safelinks", "proofpoint-v3"]);
+/// assert_eq!(u.target(), Some("https://example.com/#newsletter"));
+/// assert!(!urlsift::unwrap("https://example.com/?url=https%3A%2F%2Fa.example").is_wrapped());
+/// ```
+pub fn unwrap(url: impl AsRef<[u8]>) -> Unwrapped {
+    unwrap_bytes(url.as_ref())
+}
+
+fn unwrap_bytes(url: &[u8]) -> Unwrapped {
+    let mut out = Unwrapped::default();
+    let mut current = String::new();
+    let mut link = url;
+    while out.hops.len() < MAX_DEPTH {
+        let Some((rule, parts)) = find(link) else {
+            break;
+        };
+        out.hops.push(Hop {
+            kind: rule.kind,
+            // A wrapper is ASCII (its scheme, host and path were read).
+            url: std::str::from_utf8(link).map_or_else(
+                |_| String::from_utf8_lossy(link).into_owned(),
+                str::to_owned,
+            ),
+        });
+        let bytes = match extract(rule, link, &parts) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => {
+                out.opaque = true;
+                return out;
+            }
+            Err(e) => {
+                out.error = Some(e);
+                return out;
+            }
+        };
+        let text = encode_unsafe(bytes);
+        if let Err(e) = Url::parse_with(text.as_bytes(), Policy::Lenient) {
+            out.error = Some(UnwrapError::Parse(e));
+            out.decoded = Some(text);
+            return out;
+        }
+        current = text;
+        link = current.as_bytes();
+    }
+    if out.is_wrapped() {
+        out.target = Some(current);
+    }
+    out
+}
+
+/// The pieces of an http(s) URL a rule looks at: byte ranges of `url`.
+struct Parts {
+    /// From the `/` after the host (or the host's end) to `?`, `#` or the end.
+    path: (usize, usize),
+    /// After `?`, to `#` or the end; empty when there is none.
+    query: (usize, usize),
+}
+
+const END: u8 = 1;
+const AT: u8 = 2;
+const COLON: u8 = 3;
+const DOT: u8 = 4;
+
+/// What a byte of an authority is to [`find`]'s pass over it.
+static AUTHORITY: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'/' as usize] = END;
+    t[b'?' as usize] = END;
+    t[b'#' as usize] = END;
+    t[b'@' as usize] = AT;
+    t[b':' as usize] = COLON;
+    t[b'.' as usize] = DOT;
+    t
+};
+
+/// [`rules::registered_name`] of the host `s[host.0..host.1]`, from its
+/// last three dots (`usize::MAX` where there are fewer).
+#[inline]
+fn registered_name(s: &[u8], host: (usize, usize), dots: [usize; 3]) -> Option<&[u8]> {
+    let (host_start, end) = host;
+    let [last, before, third] = dots;
+    if last == usize::MAX {
+        return None;
+    }
+    let start = |d: usize| if d == usize::MAX { None } else { Some(d + 1) };
+    let name = &s[start(before).unwrap_or(host_start)..last];
+    if end - last == 3
+        && before != usize::MAX
+        && (name.eq_ignore_ascii_case(b"co") || name.eq_ignore_ascii_case(b"com"))
+    {
+        return Some(&s[start(third).unwrap_or(host_start)..before]);
+    }
+    Some(name)
+}
+
+/// The rule serving `url`, if any, and the URL's pieces. Most URLs are no
+/// wrapper: they leave at the scheme or at the host's registered name,
+/// after one pass over the authority and no call (the command asks this of
+/// every URL it prints with `--unwrap`).
+#[inline]
+fn find(s: &[u8]) -> Option<(&'static Rule, Parts)> {
+    // `http://` or `https://`, any case: the bytes lowered as one word
+    // (`|0x20` leaves `:` and `/` as they are).
+    let head = u64::from_le_bytes(s.get(..8)?.try_into().ok()?) | 0x2020_2020_2020_2020;
+    let after = if head == u64::from_le_bytes(*b"https://") {
+        8
+    } else if head & 0x00ff_ffff_ffff_ffff == u64::from_le_bytes(*b"http://\0") {
+        7
+    } else {
+        return None;
+    };
+    // The authority, to `/`, `?`, `#` or the end, in one pass: where its
+    // host starts (after the last `@`) and ends (at a `:`), and the host's
+    // last three dots, which give its registered name.
+    let (mut host_start, mut colon, mut auth_end) = (after, None, s.len());
+    let mut dots = [usize::MAX; 3];
+    let mut k = after;
+    while k < s.len() {
+        match AUTHORITY[usize::from(s[k])] {
+            0 => {}
+            END => {
+                auth_end = k;
+                break;
+            }
+            AT => {
+                host_start = k + 1;
+                colon = None;
+                dots = [usize::MAX; 3];
+            }
+            COLON => colon = colon.or(Some(k)),
+            _ => {
+                if colon.is_none() {
+                    dots = [k, dots[0], dots[1]];
+                }
+            }
+        }
+        k += 1;
+    }
+    let host_end = colon.unwrap_or(auth_end);
+    let host = &s[host_start..host_end];
+    let name = registered_name(s, (host_start, host_end), dots)?;
+    if !rules::known_name(name) {
+        return None;
+    }
+    let path_end = auth_end
+        + s[auth_end..]
+            .iter()
+            .position(|&b| matches!(b, b'?' | b'#'))
+            .unwrap_or(s.len() - auth_end);
+    let query = if s.get(path_end) == Some(&b'?') {
+        let end = memchr::memchr(b'#', &s[path_end..]).map_or(s.len(), |k| path_end + k);
+        (path_end + 1, end)
+    } else {
+        (path_end, path_end)
+    };
+    let path = &s[auth_end..path_end];
+    let rule = RULES.iter().find(|r| {
+        r.names
+            .iter()
+            .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
+            && r.hosts.iter().any(|h| rules::host_matches(host, h))
+            && r.paths.iter().any(|p| rules::path_matches(path, p))
+    })?;
+    Some((
+        rule,
+        Parts {
+            path: (auth_end, path_end),
+            query,
+        },
+    ))
+}
+
+/// The target's bytes as the wrapper holds them, decoded; `None` when the
+/// wrapper is opaque.
+fn extract(rule: &Rule, s: &[u8], parts: &Parts) -> Result<Option<Vec<u8>>, UnwrapError> {
+    let query = &s[parts.query.0..parts.query.1];
+    let bytes = match rule.place {
+        Place::Opaque => return Ok(None),
+        Place::Query(names) => {
+            let value = names
+                .iter()
+                .find_map(|n| query_param(query, n))
+                .ok_or(UnwrapError::Missing)?;
+            percent::decode(value).into_owned()
+        }
+        Place::Base64Query(name) => {
+            let value = query_param(query, name).ok_or(UnwrapError::Missing)?;
+            base64(&percent::decode(value))
+                .ok_or(UnwrapError::Encoding("the parameter is not base64"))?
+        }
+        Place::PathAfterFirst => {
+            // `/TOKEN/TARGET`: the target is all after the second slash, its
+            // own query included when the gateway left its `?` unencoded.
+            let path = &s[parts.path.0..];
+            let second = memchr::memchr(b'/', &path[1.min(path.len())..])
+                .map(|k| k + 1)
+                .ok_or(UnwrapError::Missing)?;
+            let target = &path[second + 1..];
+            if target.is_empty() {
+                return Err(UnwrapError::Missing);
+            }
+            percent::decode(target).into_owned()
+        }
+        Place::Decoder(Decoder::ProofpointV1) => proofpoint::v1(query)?,
+        Place::Decoder(Decoder::ProofpointV2) => proofpoint::v2(query)?,
+        Place::Decoder(Decoder::ProofpointV3) => {
+            let from = parts.path.0 + "/v3/__".len();
+            proofpoint::v3(&s[from..])?
+        }
+    };
+    if bytes.is_empty() {
+        return Err(UnwrapError::Missing);
+    }
+    Ok(Some(bytes))
+}
+
+/// The value of the first `name=value` pair of `query` with a value, not
+/// decoded. Pairs are split at `&`; a pair written `amp;name=` (a query
+/// copied out of HTML with `&amp;` left in) counts too.
+fn query_param<'q>(query: &'q [u8], name: &str) -> Option<&'q [u8]> {
+    query.split(|&b| b == b'&').find_map(|pair| {
+        let pair = pair.strip_prefix(b"amp;").unwrap_or(pair);
+        let value = pair.strip_prefix(name.as_bytes())?.strip_prefix(b"=")?;
+        (!value.is_empty()).then_some(value)
+    })
+}
+
+/// Decodes base64 in either alphabet (RFC 4648 sections 4 and 5), padding
+/// optional. Hand-written: the MIME reader's decoder is a streaming one tied
+/// to its position map (and a layer above this one), and the library takes
+/// no dependency for twenty lines.
+fn base64(text: &[u8]) -> Option<Vec<u8>> {
+    let text = match text.iter().position(|&b| b == b'=') {
+        Some(k) if text[k..].iter().all(|&b| b == b'=') => &text[..k],
+        Some(_) => return None,
+        None => text,
+    };
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for &b in text {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        acc = acc << 6 | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The decoded target as URL text: the octets RFC 1738 section 2.2 says
+/// must be encoded (00-20, 7F-FF) written `%XX`, the rest as they are.
+fn encode_unsafe(bytes: Vec<u8>) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let unsafe_octet = |b: u8| b <= 0x20 || b >= 0x7f;
+    if !bytes.iter().any(|&b| unsafe_octet(b)) {
+        // Most targets: the bytes are the text (ASCII), no copy.
+        return String::from_utf8(bytes).unwrap_or_default();
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for b in bytes {
+        if unsafe_octet(b) {
+            out.push('%');
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        } else {
+            out.push(b as char);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod pass_tests {
+    use super::*;
+
+    /// The one-pass registered name is the host's, by `rules`.
+    #[test]
+    fn one_pass_name_is_the_hosts() {
+        for (url, host) in [
+            ("https://google.com/url", "google.com"),
+            ("https://www.google.co.uk/url", "www.google.co.uk"),
+            ("https://google.co.uk/url", "google.co.uk"),
+            ("https://co.uk/", "co.uk"),
+            ("http://user:pw@a.b.outlook.com:443/x", "a.b.outlook.com"),
+            ("http://a.b@c.d.e/x", "c.d.e"),
+            ("http://localhost/", "localhost"),
+            ("http://x.com.au", "x.com.au"),
+            (
+                "https://eur03.safelinks.protection.outlook.com?url=x",
+                "eur03.safelinks.protection.outlook.com",
+            ),
+        ] {
+            let s = url.as_bytes();
+            let after = url.find("//").unwrap() + 2;
+            let (mut at, mut dots, mut colon) = (after, [usize::MAX; 3], None);
+            let end = url[after..]
+                .find(['/', '?', '#'])
+                .map_or(url.len(), |k| k + after);
+            for (k, &b) in s.iter().enumerate().take(end).skip(after) {
+                match b {
+                    b'@' => (at, dots, colon) = (k + 1, [usize::MAX; 3], None),
+                    b':' => colon = colon.or(Some(k)),
+                    b'.' if colon.is_none() => dots = [k, dots[0], dots[1]],
+                    _ => {}
+                }
+            }
+            let got = registered_name(s, (at, colon.unwrap_or(end)), dots);
+            assert_eq!(got, rules::registered_name(host.as_bytes()), "{url}");
+        }
+    }
+}
