@@ -765,7 +765,7 @@ impl Printer {
             let mut parsed = || *url.get_or_insert_with(|| parse(reading));
             match self.mode {
                 Mode::Count | Mode::FilesWithMatches => {}
-                Mode::Report => report::add(recs, name, m, reading),
+                Mode::Report => report::add(recs, name, m, shown),
                 Mode::Plain => {
                     self.lead(recs, name, m, false);
                     let out = &mut recs.body;

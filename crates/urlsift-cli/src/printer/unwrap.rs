@@ -67,7 +67,7 @@ impl Printer {
                 }
             }
             match self.mode {
-                Mode::Count | Mode::FilesWithMatches => {}
+                Mode::Count | Mode::FilesWithMatches | Mode::Report => {}
                 Mode::Tally(_) => {
                     put_place(recs, m);
                     put_date(recs, m);
