@@ -31,6 +31,7 @@ import os
 
 from . import remote
 from ._urlsift import (
+    DamageWarning,
     FileMatches,
     Match,
     URLError,
@@ -43,7 +44,7 @@ from ._urlsift import extract_file as _extract_path
 
 
 def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=False,
-                 html="fallback"):
+                 html="fallback", errors="strict"):
     """Streams the file at ``path`` (a path, or a URI fsspec reads) as the
     command reads it and iterates over its URLs: :class:`Match` objects
     whose ``path`` is ``path`` as given. Plain paths and ``file://`` URIs
@@ -51,21 +52,34 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
     (``storage_options`` passed to it) and streamed as
     :func:`extract_stream` streams them, seekable ones read in place (a
     zip by range requests). A file that cannot be opened raises
-    ``OSError`` (with the URI as its filename) at once."""
+    ``OSError`` (with the URI as its filename) at once.
+
+    A file damaged further on (a gzip cut short, a bad member of a zip)
+    yields every URL of the bytes before the damage, as the command prints
+    them; then ``errors`` says what follows, as Python's codecs name it:
+    ``"strict"`` (the default) raises ``OSError``, whose ``damages`` lists
+    ``(member, error)`` per failure (``member`` ``None`` for the file
+    itself); ``"warn"`` warns with :class:`DamageWarning` and ends;
+    ``"ignore"`` ends. The iterator's ``damages`` lists the failures met
+    in every case."""
     if remote.is_remote(path):
         f = remote.open_uri(path, storage_options)
         try:
-            return extract_stream(f, name=path, naked=naked, raw=raw, strict=strict, html=html)
+            return extract_stream(f, name=path, naked=naked, raw=raw, strict=strict, html=html,
+                                  errors=errors)
         except BaseException:
             f.close()
             raise
     if isinstance(path, str) and remote.protocol(path) is not None:
         # A file:// URI: the local file, the matches naming the URI.
         local = remote.local_path(path)
-        return _extract_path(local, name=path, naked=naked, raw=raw, strict=strict, html=html)
-    return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict, html=html)
+        return _extract_path(local, name=path, naked=naked, raw=raw, strict=strict, html=html,
+                             errors=errors)
+    return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict, html=html,
+                         errors=errors)
 
 __all__ = [
+    "DamageWarning",
     "FileMatches",
     "Match",
     "URLError",

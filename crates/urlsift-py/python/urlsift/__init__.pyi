@@ -62,8 +62,13 @@ class Match:
 class FileMatches(Iterator[Match]):
     """The URLs of one file, streamed (see :func:`extract_file`)."""
 
+    @property
+    def damages(self) -> List[Tuple[Optional[str], str]]: ...
     def __iter__(self) -> "FileMatches": ...
     def __next__(self) -> Match: ...
+
+class DamageWarning(UserWarning):
+    """A file not read to its end (``errors="warn"``)."""
 
 class URLError(ValueError):
     """Not a URL by RFC 1738."""
@@ -89,6 +94,7 @@ def extract_file(
     raw: bool = False,
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
+    errors: Literal["strict", "warn", "ignore"] = "strict",
 ) -> FileMatches: ...
 def extract_stream(
     fileobj: BinaryIO,
@@ -98,5 +104,6 @@ def extract_stream(
     raw: bool = False,
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
+    errors: Literal["strict", "warn", "ignore"] = "strict",
 ) -> FileMatches: ...
 def parse(url: Union[str, bytes], *, strict: bool = False) -> Dict[str, object]: ...
