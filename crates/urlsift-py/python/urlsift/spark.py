@@ -14,7 +14,10 @@ files' sizes (runs of about equal bytes, in order; a large plain file cut
 into ranges at message starts); each task reads its own files (a URI with
 fsspec, ``--storage-option KEY=VALUE`` passed to it) and hands its rows to
 Spark as Arrow record batches whose columns the library builds in Rust
-(``mapInArrow``). With spark-submit the job is this file (see
+(``mapInArrow``). An input that cannot be read, or read to its end, keeps
+the rows before the damage and ends no task: each failure is a row of
+``DIR/_errors`` (``path``, ``member``, ``error``) and the job exits 2, as
+the command does. With spark-submit the job is this file (see
 docs/python.md, "At scale").
 
 For DataFrames of text, :func:`extract_urls` is a column function: an array
