@@ -562,9 +562,7 @@ def write_errors(spark, found, out: str, fmt: str = "json") -> None:
     name starting with ``_``."""
     from pyspark.sql.types import StringType, StructField, StructType
 
-    schema = StructType([StructField("path", StringType(), False),
-                         StructField("member", StringType(), True),
-                         StructField("error", StringType(), False)])
+    schema = StructType([StructField(name, StringType(), name == "member") for name in ERROR_FIELDS])
     df = spark.createDataFrame([tuple(f) for f in found], schema).coalesce(1)
     w = df.write.mode("overwrite")
     if fmt == "parquet":
