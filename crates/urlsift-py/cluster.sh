@@ -49,7 +49,7 @@ fi
 echo "shipping $wheel"
 python3 -m venv "$work/env"
 "$work/env/bin/pip" install -q --disable-pip-version-check venv-pack "$wheel" pyarrow 'pandas<3'
-(cd "$work" && env/bin/venv-pack -q -o urlsift-env.tar.gz)
+(cd "$work" && env/bin/venv-pack -q -p env --compress-level 1 -o urlsift-env.tar.gz)
 echo "environment packed: $(du -h "$work/urlsift-env.tar.gz" | cut -f1), $((SECONDS - start)) s"
 
 # The inputs, by absolute path: executors run in their own directories.
@@ -109,7 +109,7 @@ set +e
     "$spark_home/bin/spark-submit" --master "spark://127.0.0.1:$port" \
     --archives urlsift-env.tar.gz#env \
     --conf spark.driver.host=127.0.0.1 --conf spark.executor.memory=768m \
-    --conf spark.ui.enabled=false \
+    --conf spark.ui.enabled=false --conf spark.task.maxFailures=1 \
     "$job" --out "$work/out" "$work/in/samples" "$work/in/cut.mbox.gz" \
     $( [ -d "$work/in/gen" ] && echo "$work/in/gen" ) \
     >"$work/submit.log" 2>&1)

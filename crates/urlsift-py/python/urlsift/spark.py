@@ -283,7 +283,8 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
     as the command goes on after an unreadable file: whatever an input
     raises ends its task's reading of that input only, never the task;
     ``counts`` gets the number of rows."""
-    from .arrow import record_batches
+    # Absolute: a task's function may come from the job run as a file.
+    from urlsift.arrow import record_batches
 
     uri, _, rng = task
     n = 0
@@ -572,4 +573,9 @@ def write_errors(spark, found, out: str, fmt: str = "json") -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The package's module, not this file run as __main__ (spark-submit
+    # runs the file): the tasks' functions are then pickled by reference to
+    # urlsift.spark, which the executors import from the shipped package.
+    from urlsift.spark import main as _main
+
+    sys.exit(_main())
