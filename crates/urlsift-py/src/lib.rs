@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
@@ -40,6 +40,14 @@ create_exception!(
      there and `reason` what went wrong."
 );
 
+create_exception!(
+    urlsift,
+    DamageWarning,
+    PyUserWarning,
+    "A file that could not be read to its end, warned of (with \
+     `errors=\"warn\"`) after the URLs of the bytes before the damage."
+);
+
 /// Records handed to Python per release of the GIL.
 pub(crate) const BATCH: usize = 1024;
 
@@ -61,6 +69,45 @@ fn os_error(e: std::io::Error, path: &str) -> PyErr {
     match e.raw_os_error() {
         Some(code) => PyOSError::new_err((code, e.to_string(), path.to_owned())),
         None => PyOSError::new_err(format!("{path}: {e}")),
+    }
+}
+
+/// A read error met after a file was opened, as `os_error` gives it, with
+/// `damages`: a list of `(member, error)`, one per failure (`member`
+/// `None` for the file itself), for a caller that lists them.
+fn read_error(py: Python<'_>, e: std::io::Error, path: &str) -> PyErr {
+    let failures = scan::failures(&e);
+    let err = os_error(e, path);
+    let list: Vec<(Option<String>, String)> =
+        failures.into_iter().map(|f| (f.member, f.error)).collect();
+    // Setting an attribute on a fresh OSError does not fail; if it did,
+    // the error itself still says what went wrong.
+    let _ = err.value(py).setattr("damages", list);
+    err
+}
+
+/// What `errors=` says to do when a file cannot be read to its end, after
+/// the URLs of the bytes before the damage: as Python's codecs name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnError {
+    /// Raise `OSError` (the default).
+    Strict,
+    /// Warn (`DamageWarning`) and end the iteration.
+    Warn,
+    /// End the iteration quietly.
+    Ignore,
+}
+
+impl OnError {
+    fn parse(value: &str) -> PyResult<OnError> {
+        match value {
+            "strict" => Ok(OnError::Strict),
+            "warn" => Ok(OnError::Warn),
+            "ignore" => Ok(OnError::Ignore),
+            other => Err(PyValueError::new_err(format!(
+                "errors={other:?}: expected 'strict', 'warn' or 'ignore'"
+            ))),
+        }
     }
 }
 
@@ -401,6 +448,9 @@ pub struct FileMatches {
     path: Arc<str>,
     /// `unwrap=True`.
     unwrap: bool,
+    errors: OnError,
+    /// `(member, error)` of each failure met, whatever `errors` says.
+    damages: Mutex<Vec<(Option<String>, String)>>,
 }
 
 // No class instance may hold what needs more alignment than 16 bytes.
@@ -433,13 +483,39 @@ impl FileMatches {
             }
             Ok::<_, std::io::Error>(ready.pop_front())
         });
-        match next {
-            Ok(rec) => Ok(rec.map(|rec| PyMatch {
-                rec,
-                unwrap: self.unwrap,
-            })),
-            Err(e) => Err(os_error(e, &self.path)),
+        let e = match next {
+            Ok(rec) => {
+                return Ok(rec.map(|rec| PyMatch {
+                    rec,
+                    unwrap: self.unwrap,
+                }))
+            }
+            Err(e) => e,
+        };
+        let err = read_error(py, e, &self.path);
+        if let Ok(list) = err.value(py).getattr("damages")?.extract() {
+            *self.damages.lock().unwrap_or_else(|e| e.into_inner()) = list;
         }
+        match self.errors {
+            OnError::Strict => Err(err),
+            OnError::Warn => {
+                let category = py.get_type::<DamageWarning>();
+                let message = err.value(py).str()?.to_string();
+                PyErr::warn(py, &category, &std::ffi::CString::new(message)?, 1)?;
+                Ok(None)
+            }
+            OnError::Ignore => Ok(None),
+        }
+    }
+
+    /// The failures met so far, `(member, error)` each (`member` `None`
+    /// for the file itself): empty while the file reads well.
+    #[getter]
+    fn damages(&self) -> Vec<(Option<String>, String)> {
+        self.damages
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -453,9 +529,15 @@ impl FileMatches {
 /// match's `member` saying which) and iterates over its URLs: `Match` objects whose `path` is `path` as
 /// given. Memory stays bounded whatever the file's size. Options as for
 /// `extract`; a file that cannot be opened raises `OSError` at once.
-/// `name`, when given, is the matches' `path` instead.
+/// `name`, when given, is the matches' `path` instead. A file damaged
+/// further on (a compressed stream cut short, a bad archive member) gives
+/// every URL of the bytes before the damage, as the command does, then
+/// `errors` says what follows: `"strict"` raises `OSError` (its `damages`
+/// lists `(member, error)` per failure), `"warn"` warns (`DamageWarning`)
+/// and ends, `"ignore"` ends; the iterator's `damages` lists them in
+/// every case.
 #[pyfunction]
-#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
+#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict"))]
 #[allow(clippy::too_many_arguments)]
 fn extract_file(
     py: Python<'_>,
@@ -466,8 +548,10 @@ fn extract_file(
     strict: bool,
     html: &str,
     unwrap: bool,
+    errors: &str,
 ) -> PyResult<FileMatches> {
     let scanner = scanner(naked, raw, strict, html)?;
+    let errors = OnError::parse(errors)?;
     let name: Arc<str> = match name {
         Some(n) => Arc::from(n),
         None => Arc::from(path.to_string_lossy()),
@@ -475,11 +559,11 @@ fn extract_file(
     let scan = py
         .allow_threads(|| FileScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
-    Ok(FileMatches::new(scan, name, unwrap))
+    Ok(FileMatches::new(scan, name, unwrap, errors))
 }
 
 impl FileMatches {
-    fn new(scan: FileScan, path: Arc<str>, unwrap: bool) -> FileMatches {
+    fn new(scan: FileScan, path: Arc<str>, unwrap: bool, errors: OnError) -> FileMatches {
         FileMatches {
             state: Box::new(Mutex::new(FileState {
                 scan,
@@ -487,6 +571,8 @@ impl FileMatches {
             })),
             path,
             unwrap,
+            errors,
+            damages: Mutex::new(Vec::new()),
         }
     }
 }
@@ -552,8 +638,9 @@ fn open_source(
 /// object is read in place from its current position (a zip from its
 /// central directory, by positions), a zip in a stream that cannot seek is
 /// spooled to a temporary file, 64 GiB at most (an error past that).
+/// `errors` as for `extract_file`.
 #[pyfunction]
-#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
+#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict"))]
 #[allow(clippy::too_many_arguments)]
 fn extract_stream(
     py: Python<'_>,
@@ -564,7 +651,9 @@ fn extract_stream(
     strict: bool,
     html: &str,
     unwrap: bool,
+    errors: &str,
 ) -> PyResult<FileMatches> {
+    let errors = OnError::parse(errors)?;
     if fileobj.extract::<PathBuf>().is_ok() {
         return Err(PyTypeError::new_err(
             "extract_stream() takes a binary file object; extract_file() takes a path",
@@ -577,6 +666,7 @@ fn extract_stream(
         scan,
         name.unwrap_or_else(|| Arc::from("(stream)")),
         unwrap,
+        errors,
     ))
 }
 
@@ -745,7 +835,7 @@ impl ArrowBatches {
             }
             Ok(batch)
         });
-        got.map_err(|e| os_error(e, &self.name))
+        got.map_err(|e| read_error(py, e, &self.name))
     }
 }
 
@@ -926,6 +1016,7 @@ fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FileMatches>()?;
     m.add_class::<report::PyDerivatives>()?;
     m.add("URLError", m.py().get_type::<URLError>())?;
+    m.add("DamageWarning", m.py().get_type::<DamageWarning>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! own, their records handed over a bounded channel.
 
 use std::collections::VecDeque;
-use std::fmt::Display;
+use std::fmt::{self, Display};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
@@ -27,9 +27,85 @@ pub fn extract_bytes(data: &[u8], scanner: Scanner) -> Vec<Record> {
         .collect()
 }
 
+/// A reader that ends at its first error: the error is kept, and the
+/// reader gives end of input from then on. The extractor then finishes as
+/// at the end of a file, so the matches the bytes before the damage hold
+/// all come out (those of the piece in flight too), as the command gives
+/// them; the error is said after them.
+pub struct UntilError<R> {
+    inner: R,
+    error: Option<io::Error>,
+    ended: bool,
+}
+
+impl<R: Read> Read for UntilError<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        loop {
+            match self.inner.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.ended = true;
+                    self.error = Some(e);
+                    return Ok(0);
+                }
+                got => return got,
+            }
+        }
+    }
+}
+
+/// One failure in a file: the archive member it was met in (`None` for the
+/// file itself) and what went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The member's path inside the archive, nested names joined by `}{`
+    /// (as a record's `member`).
+    pub member: Option<String>,
+    /// What went wrong, as the command says it after the name.
+    pub error: String,
+    /// The whole message as the command prints it after `urlsift: `.
+    pub shown: String,
+}
+
+/// What could not be read in a file, every failure in order: the error a
+/// scan ends with after its records (inside an `io::Error`).
+#[derive(Debug)]
+pub struct Damage(pub Vec<Failure>);
+
+impl Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, failure) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            f.write_str(&failure.shown)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Damage {}
+
+/// The failures an error stands for: a scan's [`Damage`], else the error
+/// itself in the file (not in a member).
+pub fn failures(e: &io::Error) -> Vec<Failure> {
+    if let Some(d) = e.get_ref().and_then(|x| x.downcast_ref::<Damage>()) {
+        return d.0.clone();
+    }
+    let error = e.to_string();
+    vec![Failure {
+        member: None,
+        shown: error.clone(),
+        error,
+    }]
+}
+
 /// The records of the URLs in a stream, in order, a batch at a time.
 pub struct StreamScan<R> {
-    extractor: Extractor<R>,
+    extractor: Extractor<UntilError<R>>,
     path: Option<Arc<str>>,
     /// The archive member the stream is, if any.
     member: Option<Arc<str>>,
@@ -45,7 +121,14 @@ impl<R: Read> StreamScan<R> {
     /// Scans `reader`; `path` is the records' path.
     pub fn new(reader: R, path: Option<Arc<str>>, scanner: Scanner) -> Self {
         StreamScan {
-            extractor: Extractor::with_scanner(reader, scanner),
+            extractor: Extractor::with_scanner(
+                UntilError {
+                    inner: reader,
+                    error: None,
+                    ended: false,
+                },
+                scanner,
+            ),
             path,
             member: None,
             done: false,
@@ -72,7 +155,11 @@ impl<R: Read> StreamScan<R> {
                     self.done = true;
                     self.error = Some(e);
                 }
-                None => self.done = true,
+                None => {
+                    self.done = true;
+                    // The reader's error, once every record before it is out.
+                    self.error = self.extractor.get_mut().error.take();
+                }
             }
         }
         match self.error.take() {
@@ -163,9 +250,8 @@ impl FileScan {
 /// What the walking thread sends.
 enum Sent {
     Records(Vec<Record>),
-    /// Damage, a cap passed or a read error in a member (the walk goes on),
-    /// as the command words it after `urlsift: `.
-    Damage(String),
+    /// Damage, a cap passed or a read error in a member (the walk goes on).
+    Damage(Failure),
 }
 
 /// An archive's records, from a thread that walks it. The channel holds a
@@ -173,7 +259,7 @@ enum Sent {
 /// dropping the scan (the iterator) ends the walk at its next send.
 pub struct ArchiveScan {
     rx: Receiver<Sent>,
-    damage: Vec<String>,
+    damage: Vec<Failure>,
 }
 
 /// Batches in the channel at most.
@@ -190,8 +276,7 @@ impl ArchiveScan {
         std::thread::spawn(move || {
             let mut walker = Walker { tx, name, scanner };
             if let Err(e) = archive::walk(opened, &opts, &mut walker) {
-                let what = format!("{}: {e}", walker.printed(&[]));
-                let _ = walker.tx.send(Sent::Damage(what));
+                let _ = walker.tx.send(Sent::Damage(walker.failure(&[], &e)));
             }
         });
         ArchiveScan {
@@ -210,11 +295,7 @@ impl ArchiveScan {
                 Ok(Sent::Damage(what)) => self.damage.push(what),
                 // The walk is over: what was wrong, after every record.
                 Err(_) if self.damage.is_empty() => return Ok(()),
-                Err(_) => {
-                    return Err(io::Error::other(
-                        std::mem::take(&mut self.damage).join("; "),
-                    ))
-                }
+                Err(_) => return Err(io::Error::other(Damage(std::mem::take(&mut self.damage)))),
             }
         }
     }
@@ -241,6 +322,16 @@ impl Walker {
         s
     }
 
+    /// A failure in the member `names` (the archive itself when empty).
+    fn failure(&self, names: &[Vec<u8>], what: &dyn Display) -> Failure {
+        let member = (!names.is_empty()).then(|| member_name(names));
+        Failure {
+            member,
+            error: what.to_string(),
+            shown: format!("{}: {what}", self.printed(names)),
+        }
+    }
+
     fn send(&self, sent: Sent) -> io::Result<()> {
         // The receiver is gone: the iterator was dropped; stop the walk.
         self.tx
@@ -251,10 +342,7 @@ impl Walker {
 
 impl Visitor for Walker {
     fn member(&mut self, names: &[Vec<u8>], r: &mut dyn Read) -> io::Result<()> {
-        let member: Option<Arc<str>> = (!names.is_empty()).then(|| {
-            let parts: Vec<_> = names.iter().map(|n| String::from_utf8_lossy(n)).collect();
-            Arc::from(parts.join("}{"))
-        });
+        let member: Option<Arc<str>> = (!names.is_empty()).then(|| Arc::from(member_name(names)));
         let mut scan = StreamScan::new(r, self.name.clone(), self.scanner);
         scan.member = member;
         loop {
@@ -263,14 +351,20 @@ impl Visitor for Walker {
                 Ok(()) if out.is_empty() => return Ok(()),
                 Ok(()) => self.send(Sent::Records(out.into()))?,
                 // A member that cannot be read on: said, and the walk goes on.
-                Err(e) => return self.send(Sent::Damage(format!("{}: {e}", self.printed(names)))),
+                Err(e) => return self.send(Sent::Damage(self.failure(names, &e))),
             }
         }
     }
 
     fn error(&mut self, names: &[Vec<u8>], what: &dyn Display) -> io::Result<()> {
-        self.send(Sent::Damage(format!("{}: {what}", self.printed(names))))
+        self.send(Sent::Damage(self.failure(names, what)))
     }
+}
+
+/// A member's path as a record's `member`: nested names joined by `}{`.
+fn member_name(names: &[Vec<u8>]) -> String {
+    let parts: Vec<_> = names.iter().map(|n| String::from_utf8_lossy(n)).collect();
+    parts.join("}{")
 }
 
 #[cfg(test)]
@@ -343,6 +437,19 @@ mod tests {
             }
         };
         assert_eq!(err.to_string(), "disk on fire");
+        // Every record of the bytes before the error came first, the
+        // last one (still open at the error: the input ends inside its
+        // message) too, as the command gives them.
+        let urls: Vec<&str> = out.iter().map(|r| r.url()).collect();
+        assert_eq!(urls, ["http://a.b/x", "ftp://c.d/y-z"]);
+        assert_eq!(
+            failures(&err),
+            [Failure {
+                member: None,
+                error: "disk on fire".into(),
+                shown: "disk on fire".into()
+            }]
+        );
         let before = out.len();
         scan.next_batch(1, &mut out).unwrap();
         assert_eq!(out.len(), before);

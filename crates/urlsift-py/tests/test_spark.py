@@ -93,6 +93,14 @@ def test_job_exit_status_and_unreadable_files(root, spark, tmp_path, capsys):
     assert "1 file(s) could not be read" in capsys.readouterr().err
     want = [m.to_dict() for m in urlsift.extract_file("samples/faq.txt")]
     assert read_rows(tmp_path / "b") == tabular(want)
+    # The failure's row in OUT/_errors, as the command says it.
+    failure = {"path": missing, "member": None, "error": "No such file or directory (os error 2)"}
+    assert read_rows(tmp_path / "b" / "_errors") == [failure]
+    # With Parquet, the errors in Parquet.
+    assert main(["--out", str(tmp_path / "p"), "--format", "parquet", missing, "samples/faq.txt"]) == 2
+    errors = spark.read.parquet(str(tmp_path / "p" / "_errors")).collect()
+    assert [r.asDict() for r in errors] == [failure]
+    assert spark.read.parquet(str(tmp_path / "p")).count() == len(want)
     # An existing output is kept unless --overwrite.
     with pytest.raises(Exception, match="already exists"):
         main(["--out", str(tmp_path / "b"), "samples/faq.txt"])

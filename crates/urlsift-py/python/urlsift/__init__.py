@@ -31,6 +31,7 @@ import os
 
 from . import remote
 from ._urlsift import (
+    DamageWarning,
     Derivatives,
     FileMatches,
     Match,
@@ -44,7 +45,7 @@ from ._urlsift import extract_file as _extract_path
 
 
 def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=False,
-                 html="fallback", unwrap=False):
+                 html="fallback", unwrap=False, errors="strict"):
     """Streams the file at ``path`` (a path, or a URI fsspec reads) as the
     command reads it and iterates over its URLs: :class:`Match` objects
     whose ``path`` is ``path`` as given. Plain paths and ``file://`` URIs
@@ -53,12 +54,21 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
     :func:`extract_stream` streams them, seekable ones read in place (a
     zip by range requests). A file that cannot be opened raises
     ``OSError`` (with the URI as its filename) at once. ``unwrap`` gives
-    each match its ``target`` and ``via`` (where a wrapped link goes)."""
+    each match its ``target`` and ``via`` (where a wrapped link goes).
+
+    A file damaged further on (a gzip cut short, a bad member of a zip)
+    yields every URL of the bytes before the damage, as the command prints
+    them; then ``errors`` says what follows, as Python's codecs name it:
+    ``"strict"`` (the default) raises ``OSError``, whose ``damages`` lists
+    ``(member, error)`` per failure (``member`` ``None`` for the file
+    itself); ``"warn"`` warns with :class:`DamageWarning` and ends;
+    ``"ignore"`` ends. The iterator's ``damages`` lists the failures met
+    in every case."""
     if remote.is_remote(path):
         f = remote.open_uri(path, storage_options)
         try:
             return extract_stream(f, name=path, naked=naked, raw=raw, strict=strict, html=html,
-                                  unwrap=unwrap)
+                                  unwrap=unwrap, errors=errors)
         except BaseException:
             f.close()
             raise
@@ -66,11 +76,12 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
         # A file:// URI: the local file, the matches naming the URI.
         local = remote.local_path(path)
         return _extract_path(local, name=path, naked=naked, raw=raw, strict=strict, html=html,
-                             unwrap=unwrap)
+                             unwrap=unwrap, errors=errors)
     return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict, html=html,
-                         unwrap=unwrap)
+                         unwrap=unwrap, errors=errors)
 
 __all__ = [
+    "DamageWarning",
     "Derivatives",
     "FileMatches",
     "Match",

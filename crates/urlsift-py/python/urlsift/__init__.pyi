@@ -68,6 +68,8 @@ class Match:
 class FileMatches(Iterator[Match]):
     """The URLs of one file, streamed (see :func:`extract_file`)."""
 
+    @property
+    def damages(self) -> List[Tuple[Optional[str], str]]: ...
     def __iter__(self) -> "FileMatches": ...
     def __next__(self) -> Match: ...
 
@@ -87,6 +89,8 @@ class Derivatives:
     def urls(self) -> int: ...
     def files(self) -> Dict[str, str]: ...
     def write(self, dir: str) -> None: ...
+class DamageWarning(UserWarning):
+    """A file not read to its end (``errors="warn"``)."""
 
 class URLError(ValueError):
     """Not a URL by RFC 1738."""
@@ -114,6 +118,7 @@ def extract_file(
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
     unwrap: bool = False,
+    errors: Literal["strict", "warn", "ignore"] = "strict",
 ) -> FileMatches: ...
 def extract_stream(
     fileobj: BinaryIO,
@@ -124,5 +129,6 @@ def extract_stream(
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
     unwrap: bool = False,
+    errors: Literal["strict", "warn", "ignore"] = "strict",
 ) -> FileMatches: ...
 def parse(url: Union[str, bytes], *, strict: bool = False) -> Dict[str, object]: ...

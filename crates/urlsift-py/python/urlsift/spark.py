@@ -14,7 +14,10 @@ files' sizes (runs of about equal bytes, in order; a large plain file cut
 into ranges at message starts); each task reads its own files (a URI with
 fsspec, ``--storage-option KEY=VALUE`` passed to it) and hands its rows to
 Spark as Arrow record batches whose columns the library builds in Rust
-(``mapInArrow``). With spark-submit the job is this file (see
+(``mapInArrow``). An input that cannot be read, or read to its end, keeps
+the rows before the damage and ends no task: each failure is a row of
+``DIR/_errors`` (``path``, ``member``, ``error``) and the job exits 2, as
+the command does. With spark-submit the job is this file (see
 docs/python.md, "At scale").
 
 For DataFrames of text, :func:`extract_urls` is a column function: an array
@@ -124,6 +127,45 @@ def _describe(e: OSError) -> str:
     return str(e)
 
 
+#: The fields of a row of ``OUT/_errors``: one failure each.
+ERROR_FIELDS = ("path", "member", "error")
+
+
+def failures(uri: str, e: BaseException) -> List[Tuple[str, Optional[str], str]]:
+    """``(path, member, error)`` of each failure an exception raised over
+    the input ``uri`` stands for: a damaged file's ``damages`` (one per
+    member that could not be read), else the error itself."""
+    damages = getattr(e, "damages", None)
+    if damages:
+        return [(uri, member, error) for member, error in damages]
+    if isinstance(e, OSError):
+        if e.strerror:
+            return [(uri, None, e.strerror)]
+        text = str(e)
+        return [(uri, None, text[len(uri) + 2:] if text.startswith(uri + ": ") else text)]
+    return [(uri, None, f"{type(e).__name__}: {e}")]
+
+
+def _say(failure: Tuple[str, Optional[str], str]) -> str:
+    """A failure as the command prints it: ``path{member}: error``."""
+    path, member, error = failure
+    where = path if member is None else f"{path}{{{member}}}"
+    return f"urlsift: {where}: {error}"
+
+
+class FailureList:
+    """The accumulator parameter of the tasks' failures: lists of
+    ``(path, member, error)``, joined (an accumulator of a few rows: one per
+    input that could not be read)."""
+
+    def zero(self, value):
+        return []
+
+    def addInPlace(self, a, b):
+        a.extend(b)
+        return a
+
+
 #: Ranges of a large plain file are cut this often (``--split-size``).
 SPLIT = 256 << 20
 #: How far before a nominal cut a message start is looked for.
@@ -172,7 +214,10 @@ def _line_counts(sc, pieces, storage_options) -> List[int]:
 
     def count(piece):
         uri, start, stop = piece
-        return _urlsift.count_lines(_open(uri, storage_options), start, stop)
+        try:
+            return _urlsift.count_lines(_open(uri, storage_options), start, stop)
+        except Exception:
+            return 0  # the range's own task reports what is wrong
 
     slices = min(len(pieces), 4 * sc.defaultParallelism)
     return sc.parallelize(pieces, slices).map(count).collect()
@@ -187,7 +232,7 @@ def plan(sc, files, storage_options=None, split: int = SPLIT):
     for uri, size in files:
         try:
             c = cuts(uri, size, storage_options, split)
-        except OSError:
+        except Exception:
             c = [0, size]  # the task reports what is wrong
         if len(c) <= 2:
             tasks.append([uri, size, None])
@@ -234,12 +279,16 @@ def balance(tasks, parts: int) -> List[List]:
 
 
 def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None,
-            json=False, html="fallback", unwrap=False):
+            json=False, html="fallback", unwrap=False, failed=None):
     """The record batches of one task ``(uri, size, range)``. A file that
-    cannot be read is reported on stderr (and counted in the accumulator
-    ``errors``), the batches before the error kept, as the command goes on
-    after an unreadable file; ``counts`` gets the number of rows."""
-    from .arrow import record_batches
+    cannot be read, or read to its end, is reported on stderr (counted in
+    the accumulator ``errors``, its failures added to ``failed``, a
+    :class:`FailureList` accumulator), the batches before the damage kept,
+    as the command goes on after an unreadable file: whatever an input
+    raises ends its task's reading of that input only, never the task;
+    ``counts`` gets the number of rows."""
+    # Absolute: a task's function may come from the job run as a file.
+    from urlsift.arrow import record_batches
 
     uri, _, rng = task
     n = 0
@@ -250,10 +299,16 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
                                 html=html, unwrap=unwrap):
             n += b.num_rows
             yield b
-    except OSError as e:
-        print(f"urlsift: {_describe(e)}", file=sys.stderr)
+    except (GeneratorExit, KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # a panic in the library too: one input's failure
+        found = failures(uri, e)
+        for f in found:
+            print(_say(f), file=sys.stderr)
         if errors is not None:
             errors.add(1)
+        if failed is not None:
+            failed.add(found)
     finally:
         if src is not None and not isinstance(src, str):
             src.close()
@@ -261,16 +316,20 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
         counts.add(n)
 
 
-def walk(path: str, errors: Optional[List[str]] = None, _above=()) -> Iterator[str]:
+def walk(path: str, errors: Optional[List[str]] = None, _above=(), *,
+         failed: Optional[List[Tuple[str, Optional[str], str]]] = None) -> Iterator[str]:
     """The files under ``path`` as the command lists them: a file as given,
     a directory walked recursively, entries sorted by their names' bytes,
     symbolic links followed, a link back to a directory being walked
-    reported instead (the messages go to stderr and into ``errors``)."""
+    reported instead (the messages go to stderr and into ``errors``, and
+    as ``(path, None, error)`` into ``failed``)."""
 
-    def error(message):
-        print(f"urlsift: {message}", file=sys.stderr)
+    def error(where, what):
+        print(f"urlsift: {where}: {what}", file=sys.stderr)
         if errors is not None:
-            errors.append(message)
+            errors.append(f"{where}: {what}")
+        if failed is not None:
+            failed.append((where, None, what))
 
     try:
         st = os.stat(path)
@@ -278,22 +337,22 @@ def walk(path: str, errors: Optional[List[str]] = None, _above=()) -> Iterator[s
         if not _above:
             yield path  # as given: the task reports what is wrong with it
         else:
-            error(f"{path}: {e.strerror}")
+            error(path, e.strerror)
         return
     if not stat.S_ISDIR(st.st_mode):
         yield path
         return
     here = (st.st_dev, st.st_ino)
     if here in _above:
-        error(f"{path}: symbolic link loop (directory already being searched)")
+        error(path, "symbolic link loop (directory already being searched)")
         return
     try:
         names = sorted(os.listdir(path), key=os.fsencode)
     except OSError as e:
-        error(f"{path}: {e.strerror}")
+        error(path, e.strerror)
         return
     for name in names:
-        yield from walk(os.path.join(path, name), errors, _above + (here,))
+        yield from walk(os.path.join(path, name), errors, _above + (here,), failed=failed)
 
 
 def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = False,
@@ -402,10 +461,13 @@ def storage_options(pairs: Sequence[str]) -> dict:
     return out
 
 
-def inputs(paths: Sequence[str], storage_options=None, errors: Optional[List[str]] = None):
+def inputs(paths: Sequence[str], storage_options=None, errors: Optional[List[str]] = None,
+           failed: Optional[List[Tuple[str, Optional[str], str]]] = None):
     """``(uri, size)`` of the files named: local directories walked and
     store prefixes listed, in name order (a missing input given as it is,
-    for its task to report)."""
+    for its task to report). A store path that cannot be listed is said on
+    stderr, into ``errors`` (as the command words it) and ``failed`` (as
+    ``(path, member, error)``)."""
     out = []
     for p in paths:
         if remote.is_remote(p):
@@ -415,9 +477,11 @@ def inputs(paths: Sequence[str], storage_options=None, errors: Optional[List[str
                 print(f"urlsift: {_describe(e)}", file=sys.stderr)
                 if errors is not None:
                     errors.append(_describe(e))
+                if failed is not None:
+                    failed.extend(failures(p, e))
             continue
         local = remote.local_path(p)
-        for f in walk(local, errors):
+        for f in walk(local, errors, failed=failed):
             try:
                 size = os.stat(f).st_size
             except OSError:
@@ -470,8 +534,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     paths.extend(args.paths)
     if not paths:
         parser.error("no input: give paths or --files-from LIST")
-    walk_errors: List[str] = []
-    files = inputs(paths, so, walk_errors)
+    listed: List[Tuple[str, Optional[str], str]] = []
+    files = inputs(paths, so, failed=listed)
 
     from pyspark.sql import SparkSession
 
@@ -491,6 +555,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sc = spark.sparkContext
         errors = sc.accumulator(0)
         counts = sc.accumulator(0)
+        failed = sc.accumulator([], FailureList())
         tasks = plan(sc, files, so, args.split_size)
         runs = balance(tasks, args.partitions or 4 * sc.defaultParallelism)
         shared = sc.broadcast(runs)
@@ -505,7 +570,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 for i in b.column(0).to_pylist():
                     for task in shared.value[i]:
                         yield from batches(task, so, naked, raw, counts, errors, json, html,
-                                           unwrap)
+                                           unwrap, failed)
 
         n = max(1, len(runs))
         ids = spark.range(0, len(runs), 1, n)
@@ -521,6 +586,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             out.text(args.out)
         else:
             out.parquet(args.out)
+        found = listed + _in_order(failed.value, files)
+        if found:
+            write_errors(spark, found, args.out, args.format)
         if args.report:
             from pyspark.sql import functions as F
 
@@ -530,12 +598,46 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     finally:
         if own:
             spark.stop()
-    if errors.value or walk_errors:
-        n = errors.value + len(walk_errors)
-        print(f"urlsift: {n} file(s) could not be read", file=sys.stderr)
+    if found:
+        n = len({path for path, _, _ in found})
+        print(f"urlsift: {n} file(s) could not be read ({len(found)} failure(s) in "
+              f"{_errors_dir(args.out)})", file=sys.stderr)
         return 2
     return 0 if counts.value else 1
 
 
+def _in_order(found, files) -> List[Tuple[str, Optional[str], str]]:
+    """The tasks' failures once each (a task run again adds its own again),
+    in the inputs' order."""
+    at = {uri: i for i, (uri, _) in enumerate(files)}
+    unique = list(dict.fromkeys(tuple(f) for f in found))
+    return sorted(unique, key=lambda f: at.get(f[0], -1))
+
+
+def _errors_dir(out: str) -> str:
+    return out.rstrip("/") + "/_errors"
+
+
+def write_errors(spark, found, out: str, fmt: str = "json") -> None:
+    """Writes ``(path, member, error)`` rows, one per failure, into
+    ``OUT/_errors`` (one part, JSON lines with nulls written, or Parquet as
+    the rows are): Spark's readers of ``OUT`` skip it, as they skip every
+    name starting with ``_``."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    schema = StructType([StructField(name, StringType(), name == "member") for name in ERROR_FIELDS])
+    df = spark.createDataFrame([tuple(f) for f in found], schema).coalesce(1)
+    w = df.write.mode("overwrite")
+    if fmt == "parquet":
+        w.parquet(_errors_dir(out))
+    else:
+        w.option("ignoreNullFields", "false").json(_errors_dir(out))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    # The package's module, not this file run as __main__ (spark-submit
+    # runs the file): the tasks' functions are then pickled by reference to
+    # urlsift.spark, which the executors import from the shipped package.
+    from urlsift.spark import main as _main
+
+    sys.exit(_main())
