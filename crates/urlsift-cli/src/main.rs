@@ -47,7 +47,9 @@ fn main() {
                 Ok(cfg) if cfg.pick.is_some() => pick::run(cfg),
                 #[cfg(not(feature = "pick"))]
                 Ok(cfg) if cfg.pick.is_some() => {
-                    warn(format_args!("urlsift: --pick: built without the pick feature"));
+                    warn(format_args!(
+                        "urlsift: --pick: built without the pick feature"
+                    ));
                     2
                 }
                 Ok(cfg) => search::run(cfg),

@@ -478,8 +478,8 @@ impl Printer {
         };
         // Context output is not records: ContextLines applies -m itself.
         // (The picker shows each URL once itself, and keys nothing.)
-        p.keyed = !p.pick
-            && (p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally());
+        p.keyed =
+            !p.pick && (p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally());
         p
     }
 

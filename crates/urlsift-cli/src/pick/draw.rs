@@ -73,7 +73,9 @@ pub fn render(state: &PickState, area: Rect, buf: &mut Buffer, look: Look) {
         Some(t) => format!("{} → {}", e.url, t),
         None => e.url.clone(),
     });
-    let need = full.as_ref().map_or(1, |f| f.chars().count().div_ceil(w).max(1));
+    let need = full
+        .as_ref()
+        .map_or(1, |f| f.chars().count().div_ceil(w).max(1));
     let status_rows = need.min((area.height as usize / 3).max(1));
     let list_rows = (area.height as usize).saturating_sub(status_rows + 1);
     let per = if state.shows_context() { 2 } else { 1 };
@@ -161,7 +163,12 @@ pub fn render(state: &PickState, area: Rect, buf: &mut Buffer, look: Look) {
         .wrap(Wrap { trim: false })
         .render(status, buf);
 
-    bar(state, Rect::new(area.x, area.bottom() - 1, area.width, 1), buf, look);
+    bar(
+        state,
+        Rect::new(area.x, area.bottom() - 1, area.width, 1),
+        buf,
+        look,
+    );
 }
 
 /// The last line: the filter or the last note at the left, where the list
@@ -241,7 +248,12 @@ mod tests {
         let mut s = PickState::new();
         s.extend(Batch {
             new: vec![
-                entry("http://one.example/", 3, Form::Wrapped, "see <URL:http://one.example/>"),
+                entry(
+                    "http://one.example/",
+                    3,
+                    Form::Wrapped,
+                    "see <URL:http://one.example/>",
+                ),
                 entry(
                     "http://two.example/a/very/long/path/that/does/not/fit/the/end.html",
                     1,
@@ -321,8 +333,14 @@ mod tests {
         s.apply(Action::Filter);
         s.apply(Action::Type('t'));
         let (lines, _) = screen(&s, 40, 8, true);
-        assert_eq!(lines[0].trim_end(), "     3× http://one.example/      wrapped");
-        assert_eq!(lines[1].trim_end(), "*       http://two.…e/end.html     naked");
+        assert_eq!(
+            lines[0].trim_end(),
+            "     3× http://one.example/      wrapped"
+        );
+        assert_eq!(
+            lines[1].trim_end(),
+            "*       http://two.…e/end.html     naked"
+        );
         // The long URL wraps whole over the status rows (a third of the
         // screen at most: two rows here, so its end is cut).
         assert_eq!(lines[5], "http://two.example/a/very/long/path/that");

@@ -107,10 +107,13 @@ mod tests {
     fn each_key_once_counts_after() {
         let (tx, rx) = channel();
         let mut f = Feed::new(tx);
-        f.write_all(b"http://a/\tbracketed\thttp://A/\t  see <http://A/>\nhttp://b/\tnaked\thttp://b/\t\n")
-            .unwrap();
+        f.write_all(
+            b"http://a/\tbracketed\thttp://A/\t  see <http://A/>\nhttp://b/\tnaked\thttp://b/\t\n",
+        )
+        .unwrap();
         // A record cut in two, and a repeat.
-        f.write_all(b"http://a/\thref\thttp://a/\tx\nhttp://c/\twra").unwrap();
+        f.write_all(b"http://a/\thref\thttp://a/\tx\nhttp://c/\twra")
+            .unwrap();
         f.write_all(b"pped\thttp://c/\tctx\n").unwrap();
         f.write_all(b"not a record\n").unwrap();
         drop(f);

@@ -12,7 +12,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("G  End", "last URL"),
     ("PgDn PgUp", "a screen down, up"),
     ("Space", "mark or unmark"),
-    ("Enter", "open (or print) the marked URLs, else the selected one"),
+    (
+        "Enter",
+        "open (or print) the marked URLs, else the selected one",
+    ),
     ("y", "copy the selected URL"),
     ("c", "show or hide context lines"),
     ("/", "filter as you type: Enter keeps it, Esc clears it"),
@@ -112,11 +115,23 @@ mod tests {
     #[test]
     fn the_filter_types_what_the_list_binds() {
         for c in ['j', 'q', 'G', ' ', '/', '?'] {
-            assert_eq!(action(key(KeyCode::Char(c)), Mode::Filter), Some(Action::Type(c)));
+            assert_eq!(
+                action(key(KeyCode::Char(c)), Mode::Filter),
+                Some(Action::Type(c))
+            );
         }
-        assert_eq!(action(key(KeyCode::Enter), Mode::Filter), Some(Action::KeepFilter));
-        assert_eq!(action(key(KeyCode::Esc), Mode::Filter), Some(Action::ClearFilter));
-        assert_eq!(action(key(KeyCode::Backspace), Mode::Filter), Some(Action::Backspace));
+        assert_eq!(
+            action(key(KeyCode::Enter), Mode::Filter),
+            Some(Action::KeepFilter)
+        );
+        assert_eq!(
+            action(key(KeyCode::Esc), Mode::Filter),
+            Some(Action::ClearFilter)
+        );
+        assert_eq!(
+            action(key(KeyCode::Backspace), Mode::Filter),
+            Some(Action::Backspace)
+        );
         assert_eq!(action(key(KeyCode::Down), Mode::Filter), Some(Action::Down));
     }
 

@@ -199,7 +199,8 @@ impl Loop<'_> {
                 dirty = true;
             }
             // Openers that ended are reaped, so none is left a zombie.
-            self.children.retain_mut(|c| !matches!(c.try_wait(), Ok(Some(_))));
+            self.children
+                .retain_mut(|c| !matches!(c.try_wait(), Ok(Some(_))));
             if dirty {
                 let (state, look) = (&self.state, self.look);
                 guard

@@ -106,8 +106,10 @@ pub fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|p| {
         std::env::split_paths(&p).any(|d| {
             let f = d.join(program);
-            f.metadata()
-                .is_ok_and(|m| m.is_file() && std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0)
+            f.metadata().is_ok_and(|m| {
+                m.is_file()
+                    && std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0
+            })
         })
     })
 }
@@ -201,7 +203,10 @@ pub fn osc52(text: &str) -> Vec<u8> {
     const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = b"\x1b]52;c;".to_vec();
     for c in text.as_bytes().chunks(3) {
-        let n = c.iter().enumerate().fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        let n = c
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
         for i in 0..4 {
             out.push(if i <= c.len() {
                 B64[(n >> (18 - 6 * i) & 63) as usize]
@@ -273,12 +278,18 @@ mod tests {
     #[test]
     fn words_split_once_with_quotes() {
         assert_eq!(words("  a  b\tc ").unwrap(), ["a", "b", "c"]);
-        assert_eq!(words(r#"a 'b c' "d \"e\" \n" f\ g"#).unwrap(), ["a", "b c", r#"d "e" \n"#, "f g"]);
+        assert_eq!(
+            words(r#"a 'b c' "d \"e\" \n" f\ g"#).unwrap(),
+            ["a", "b c", r#"d "e" \n"#, "f g"]
+        );
         assert_eq!(words("''").unwrap(), [""]);
         assert!(words("a 'b").is_err());
         assert!(words("a \"b").is_err());
         // $, ; and backquotes are characters like any other.
-        assert_eq!(words("echo $HOME;x `y`").unwrap(), ["echo", "$HOME;x", "`y`"]);
+        assert_eq!(
+            words("echo $HOME;x `y`").unwrap(),
+            ["echo", "$HOME;x", "`y`"]
+        );
     }
 
     #[test]
@@ -294,11 +305,19 @@ mod tests {
 
     #[test]
     fn run_shell_quotes_the_url() {
-        let c = command(&opts(Some("echo {} >> /tmp/log"), true), None, "http://a/'b;c").unwrap();
+        let c = command(
+            &opts(Some("echo {} >> /tmp/log"), true),
+            None,
+            "http://a/'b;c",
+        )
+        .unwrap();
         assert_eq!(c, ["sh", "-c", r"echo 'http://a/'\''b;c' >> /tmp/log"]);
         let c = command(&opts(Some("lynx"), true), None, "http://a/").unwrap();
         assert_eq!(c[2], "lynx 'http://a/'");
-        let out = Command::new(&c[0]).args(["-c", &format!("printf %s {}", shell_quote(EVIL))]).output().unwrap();
+        let out = Command::new(&c[0])
+            .args(["-c", &format!("printf %s {}", shell_quote(EVIL))])
+            .output()
+            .unwrap();
         assert_eq!(out.stdout, EVIL.as_bytes());
     }
 
@@ -306,13 +325,22 @@ mod tests {
     fn browser_then_system() {
         let o = opts(None, false);
         // The first present of the list; %s is the URL.
-        let c = command(&o, Some("no-such-browser-x %s:sh -c 'echo %s'"), "http://a/").unwrap();
+        let c = command(
+            &o,
+            Some("no-such-browser-x %s:sh -c 'echo %s'"),
+            "http://a/",
+        )
+        .unwrap();
         assert_eq!(c, ["sh", "-c", "echo http://a/"]);
         // None present: the first.
         let c = command(&o, Some("no-such-browser-x:no-such-y"), "http://a/").unwrap();
         assert_eq!(c, ["no-such-browser-x", "http://a/"]);
         let c = command(&o, None, "http://a/").unwrap();
-        let sys = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+        let sys = if cfg!(target_os = "macos") {
+            "open"
+        } else {
+            "xdg-open"
+        };
         assert_eq!(c, [sys, "http://a/"]);
         assert_eq!(command(&o, Some(""), "http://a/").unwrap()[0], sys);
     }
@@ -330,7 +358,12 @@ mod tests {
         let out = dir.path().join("sid");
         // The shell's pid and its session (field 6 of /proc/self/stat).
         let script = "echo $$ $(cut -d' ' -f6 /proc/$$/stat) > \"$0\"";
-        let argv = ["sh".into(), "-c".into(), script.into(), out.display().to_string()];
+        let argv = [
+            "sh".into(),
+            "-c".into(),
+            script.into(),
+            out.display().to_string(),
+        ];
         let mut child = spawn_detached(&argv, Stdio::null()).unwrap();
         child.wait().unwrap();
         let text = std::fs::read_to_string(&out).unwrap();

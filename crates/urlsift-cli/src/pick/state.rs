@@ -159,11 +159,6 @@ impl PickState {
 
     /// Adds what the scanner found.
     pub fn extend(&mut self, batch: Batch) {
-        for (i, n) in batch.counts {
-            if let Some(e) = self.entries.get_mut(i) {
-                e.count += n;
-            }
-        }
         for e in batch.new {
             let i = self.entries.len();
             let keep = self.keeps(&e);
@@ -171,6 +166,12 @@ impl PickState {
             self.marked.push(false);
             if keep {
                 self.view.push(i);
+            }
+        }
+        // (After the new ones: a count may be of an entry of this batch.)
+        for (i, n) in batch.counts {
+            if let Some(e) = self.entries.get_mut(i) {
+                e.count += n;
             }
         }
         if self.sel.is_none() {
@@ -458,10 +459,15 @@ mod tests {
         s.apply(Action::Down);
         s.extend(Batch {
             new: vec![entry("http://c/", "")],
-            counts: vec![(0, 2)],
+            counts: vec![(0, 2), (2, 1)],
         });
         assert_eq!(selected(&s), "http://b/");
         assert_eq!(s.entries()[0].count, 3);
+        assert_eq!(
+            s.entries()[2].count,
+            2,
+            "a count of an entry of the same batch"
+        );
         assert_eq!(s.view(), &[0, 1, 2]);
     }
 

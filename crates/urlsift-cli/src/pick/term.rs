@@ -26,7 +26,11 @@ static HOOK: Once = Once::new();
 
 /// Opens the terminal; `None` without one (no controlling terminal).
 pub fn open_tty() -> Option<File> {
-    OpenOptions::new().read(true).write(true).open("/dev/tty").ok()
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .ok()
 }
 
 /// The screen, in raw mode on the alternate screen while it lives.

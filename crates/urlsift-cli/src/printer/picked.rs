@@ -22,7 +22,10 @@ pub fn push(out: &mut Vec<u8>, key: &str, m: &Match, reading: &[u8], context: Op
     out.push(b'\t');
     if let Some(c) = context {
         let c = c.strip_suffix(b"\r").unwrap_or(c);
-        out.extend(c.iter().map(|&b| if b < 0x20 || b == 0x7f { b' ' } else { b }));
+        out.extend(
+            c.iter()
+                .map(|&b| if b < 0x20 || b == 0x7f { b' ' } else { b }),
+        );
     }
     out.push(b'\n');
 }
@@ -38,7 +41,8 @@ pub fn line_at(bytes: &[u8], at: usize) -> &[u8] {
     &bytes[start..end]
 }
 
-/// One record read back.
+/// One record read back (by the picker).
+#[cfg(any(test, feature = "pick"))]
 #[derive(Debug, PartialEq, Eq)]
 pub struct Record<'a> {
     /// The normalized URL.
@@ -51,6 +55,7 @@ pub struct Record<'a> {
     pub context: &'a [u8],
 }
 
+#[cfg(any(test, feature = "pick"))]
 impl<'a> Record<'a> {
     /// Reads one record (its line feed left out); `None` if it is not one.
     pub fn parse(line: &'a [u8]) -> Option<Record<'a>> {
@@ -93,8 +98,17 @@ mod tests {
         let m = urlsift::Scanner::new().extract(b"see <URL:http://A.example/x>\tnow\r");
         let m = &m[0];
         let mut out = Vec::new();
-        push(&mut out, "http://a.example/x", m, m.as_bytes(), Some(b"see\t<x>\r"));
-        assert_eq!(out, b"http://a.example/x\twrapped\thttp://A.example/x\tsee <x>\n");
+        push(
+            &mut out,
+            "http://a.example/x",
+            m,
+            m.as_bytes(),
+            Some(b"see\t<x>\r"),
+        );
+        assert_eq!(
+            out,
+            b"http://a.example/x\twrapped\thttp://A.example/x\tsee <x>\n"
+        );
         let r = Record::parse(&out[..out.len() - 1]).unwrap();
         assert_eq!(r.key, "http://a.example/x");
         assert_eq!(r.form, Form::Wrapped);
