@@ -6,7 +6,9 @@
 //! the fields split without quoting, and the record costs about what
 //! `--unique`'s key does.
 
-use urlsift::{Form, Match};
+#[cfg(any(test, feature = "pick"))]
+use urlsift::Form;
+use urlsift::Match;
 
 /// Most bytes of context kept on either side of a URL's start: a line of
 /// HTML can be a whole message long.
