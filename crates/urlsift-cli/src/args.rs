@@ -277,7 +277,7 @@ pub struct Args {
     /// With --pick: print the chosen URLs, one a line, instead of opening them (urlsift --pick --print msg | xargs ...)
     #[arg(long, requires = "pick")]
     pub print: bool,
-    /// With --pick: open with CMD, split into words once, {} the URL as one argument, no shell (urlsift --pick --run 'firefox --new-tab {}')
+    /// With --pick: open with CMD, split into words once, {} the URL as one argument, no shell (urlsift --pick --run 'chromium {}' msg.eml)
     #[arg(long, value_name = "CMD", requires = "pick", conflicts_with = "print")]
     pub run: Option<String>,
     /// With --pick --run: run CMD with sh -c, {} the URL quoted for the shell
