@@ -72,6 +72,24 @@ wait_rc() {
 keys() { tm send-keys -t p "$@"; sleep 0.15; }
 # The status line (second to last): the selected URL, whole.
 status() { screen | tail -n 2 | head -n 1 | sed 's/ *$//'; }
+# gone TEXT: until the screen does not show TEXT (5 s at most).
+gone() {
+    local end=$((SECONDS + 5))
+    while [ $SECONDS -lt $end ]; do
+        if ! screen | grep -qF -- "$1"; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+# st_is URL: until the status line shows URL (5 s at most).
+st_is() {
+    local end=$((SECONDS + 5))
+    while [ $SECONDS -lt $end ]; do
+        if [ "$(status)" = "$1" ]; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
 
 echo "== keys"
 start "'$bin' --pick msg.eml"
@@ -81,29 +99,29 @@ if wait_for "done · ? help"; then
     [ "$(grep -c 'http://one.example/page  ' <<<"$s")" = 1 ] || fail "a URL shown once"
     grep -q "https://three.example/path?x=1 *naked" <<<"$s" || fail "naked URL read by default"
     grep -qF "Naked: https://three.example/path?x=1 end." <<<"$s" || fail "context line"
-    [ "$(status)" = "http://one.example/page" ] || fail "first selected"
-    keys j; [ "$(status)" = "http://two.example/" ] || fail "j"
-    keys Down; [ "$(status)" = "https://three.example/path?x=1" ] || fail "Down"
-    keys k; [ "$(status)" = "http://two.example/" ] || fail "k"
-    keys Up; [ "$(status)" = "http://one.example/page" ] || fail "Up"
-    keys G; [ "$(status)" = 'http://a.example/x;touch$IFS/tmp/f' ] || fail "G"
-    keys g; [ "$(status)" = "http://one.example/page" ] || fail "g"
-    keys End; [ "$(status)" = 'http://a.example/x;touch$IFS/tmp/f' ] || fail "End"
-    keys Home; [ "$(status)" = "http://one.example/page" ] || fail "Home"
+    st_is "http://one.example/page" || fail "first selected"
+    keys j; st_is "http://two.example/" || fail "j"
+    keys Down; st_is "https://three.example/path?x=1" || fail "Down"
+    keys k; st_is "http://two.example/" || fail "k"
+    keys Up; st_is "http://one.example/page" || fail "Up"
+    keys G; st_is 'http://a.example/x;touch$IFS/tmp/f' || fail "G"
+    keys g; st_is "http://one.example/page" || fail "g"
+    keys End; st_is 'http://a.example/x;touch$IFS/tmp/f' || fail "End"
+    keys Home; st_is "http://one.example/page" || fail "Home"
     keys Space; screen | grep -q "^\* *2× http://one.example/page" || fail "Space marks"
-    screen | grep -qF "1 marked" || fail "marks counted"
-    keys Space; screen | grep -qF "marked" && fail "Space unmarks"
-    keys c; screen | grep -qF "See <URL:" && fail "c hides context"
-    keys c; screen | grep -qF "See <URL:" || fail "c shows context"
-    keys / t h r e; screen | grep -qF "/thre" || fail "/ opens the filter"
-    screen | grep -qF "1/1 of 4" || fail "filter as you type"
-    [ "$(status)" = "https://three.example/path?x=1" ] || fail "filter selects what it keeps"
-    keys Escape; screen | grep -qF "3/4 · done" || fail "Esc clears the filter (the selection kept)"
-    keys / t w o Enter; screen | grep -qF "filter: two" || fail "Enter keeps the filter"
+    wait_for "1 marked" 5 || fail "marks counted"
+    keys Space; gone "marked" || fail "Space unmarks"
+    keys c; gone "See <URL:" || fail "c hides context"
+    keys c; wait_for "See <URL:" 5 || fail "c shows context"
+    keys / t h r e; wait_for "/thre" 5 || fail "/ opens the filter"
+    wait_for "1/1 of 4" 5 || fail "filter as you type"
+    st_is "https://three.example/path?x=1" || fail "filter selects what it keeps"
+    keys Escape; wait_for "3/4 · done" 5 || fail "Esc clears the filter (the selection kept)"
+    keys / t w o Enter; wait_for "filter: two" 5 || fail "Enter keeps the filter"
     # (The filter reads context too: "two" is in the first URL's line.)
-    keys j; screen | grep -qF "2/2 of 4" || fail "keys move within the kept filter"
-    keys '?'; screen | grep -qF "urlsift --pick: keys" || fail "? shows the help"
-    keys '?'; screen | grep -qF "filter: two" || fail "? closes the help"
+    keys j; wait_for "2/2 of 4" 5 || fail "keys move within the kept filter"
+    keys '?'; wait_for "urlsift --pick: keys" 5 || fail "? shows the help"
+    keys '?'; wait_for "filter: two" 5 || fail "? closes the help"
     keys q
     [ "$(wait_rc)" = 1 ] || fail "q without acting exits 1"
     ok "keys, help, filter, marks, context"
@@ -130,7 +148,7 @@ keys q
 [ ! -s "$t/out" ] || fail "--print: q prints nothing"
 start "'$bin' --pick --print --no-naked msg.eml > out"
 wait_for "done · ? help" || fail "--no-naked: no list"
-screen | grep -qF "three.example" && fail "--no-naked leaves naked URLs out"
+gone "three.example" || fail "--no-naked leaves naked URLs out"
 keys q
 ok "--print, marks, q, --no-naked"
 
@@ -148,7 +166,7 @@ keys G Enter
 sleep 0.5
 printf -- '--url\n%s\nargc=2\n' "$evil" | cmp -s - "$t/args" || fail "--run: argv was $(cat "$t/args")"
 [ ! -e "$t/f" ] || fail "--run: the URL's ';touch' ran"
-screen | grep -qF "opened with" || fail "--run: note"
+wait_for "opened with" 5 || fail "--run: note"
 keys q
 [ "$(wait_rc)" = 0 ] || fail "--run: q after opening exits 0"
 rm -f "$t/args"
@@ -174,7 +192,7 @@ start "BROWSER='$t/browser' '$bin' --pick msg.eml"
 wait_for "done · ? help" || fail "browser: no list"
 keys Enter
 keys j
-[ "$(status)" = "http://two.example/" ] || fail "the list is live while the browser runs"
+st_is "http://two.example/" || fail "the list is live while the browser runs"
 keys Enter
 sleep 0.5
 printf 'http://one.example/page\nhttp://two.example/\n' | cmp -s - "$t/opened" || fail "browser: opened $(cat "$t/opened")"
@@ -212,11 +230,11 @@ start "'$bin' --pick --wait --run \"sh -c 'echo IN-OPENER \\\$0; read x'\" msg.e
 wait_for "done · ? help" || fail "--wait: no list"
 keys Enter
 wait_for "IN-OPENER http://one.example/page" 5 || fail "--wait: the opener has the terminal"
-screen | grep -qF "? help" && fail "--wait: the list is away"
+gone "? help" || fail "--wait: the list is away"
 keys x Enter
 wait_for "done · ? help" 5 || fail "--wait: the list comes back"
 keys j
-[ "$(status)" = "http://two.example/" ] || fail "--wait: keys work after"
+st_is "http://two.example/" || fail "--wait: keys work after"
 keys q
 ok "--wait"
 
@@ -235,7 +253,7 @@ for sig in TERM INT HUP; do
     cmp -s "$t/before" "$t/after" || fail "stty -a differs after SIG$sig"
     want=$((128 + $(kill -l "$sig")))
     [ "$(cat "$t/sigrc")" = "$want" ] || fail "SIG$sig: status $(cat "$t/sigrc"), not $want"
-    screen | grep -qF "? help" && fail "SIG$sig: the list is still on the screen"
+    gone "? help" || fail "SIG$sig: the list is still on the screen"
 done
 ok "terminal restored"
 
@@ -259,8 +277,8 @@ echo "== the list fills while the input is still being read"
 printf 'Subject: late\n\n<http://late.example/>\n' >"$t/late.txt"
 start "{ cat msg.eml; sleep 2; cat late.txt; } | '$bin' --pick"
 wait_for "http://one.example/page" 5 || fail "fill: the first URLs before the input ends"
-screen | grep -qF "reading…" || fail "fill: still reading"
-screen | grep -qF "late.example" && fail "fill: the late URL too early"
+wait_for "reading…" 5 || fail "fill: still reading"
+gone "late.example" || fail "fill: the late URL too early"
 wait_for "late.example" 5 || fail "fill: the late URL"
 wait_for "done · ? help" 5 || fail "fill: done"
 keys q
@@ -278,8 +296,8 @@ ok "no terminal: exit 2"
 echo "== an unreadable path: reported after the list, not over it"
 start "'$bin' --pick msg.eml no-such-file 2> err"
 wait_for "done · ? help" || fail "err: no list"
-screen | grep -qF "standard error" || fail "err: noted"
-screen | grep -qF "no-such-file" && fail "err: written over the list"
+wait_for "standard error" 5 || fail "err: noted"
+gone "no-such-file" || fail "err: written over the list"
 keys q
 wait_rc >/dev/null
 grep -qF "no-such-file" "$t/err" || fail "err: shown after"

@@ -89,29 +89,35 @@ def pick(extra):
             pass
     except OSError:
         pass
-    os.waitpid(pid, 0)
+    _, _, ru = os.wait4(pid, 0)
     os.close(fd)
-    return first, full
+    return first, full, ru.ru_utime + ru.ru_stime
 
 def unique(extra):
+    """Runs urlsift -u; returns (seconds, CPU seconds)."""
     t0 = time.monotonic()
-    subprocess.run([binary, "-u", *extra, path], stdout=subprocess.DEVNULL, check=True)
-    return time.monotonic() - t0
+    p = subprocess.Popen([binary, "-u", *extra, path], stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = 0
+    if status != 0:
+        raise SystemExit(f"pick.sh: urlsift -u failed ({status})")
+    return time.monotonic() - t0, ru.ru_utime + ru.ru_stime
 
-rows = {k: [] for k in ("first", "full", "u", "first0", "full0", "u0")}
+keys = ("first", "full", "cpu", "u", "ucpu", "first0", "full0", "cpu0", "u0", "ucpu0")
+rows = {k: [] for k in keys}
 for _ in range(runs):
     # Alternated, so that a load that comes and goes falls on both.
-    rows["u"].append(unique(["--naked"]))
-    f, l = pick([])
-    rows["first"].append(f); rows["full"].append(l)
-    rows["u0"].append(unique([]))
-    f, l = pick(["--no-naked"])
-    rows["first0"].append(f); rows["full0"].append(l)
+    for tail, extra in (("", []), ("0", ["--no-naked"])):
+        u, ucpu = unique(["--naked"] if tail == "" else [])
+        f, l, cpu = pick(extra)
+        for k, v in (("u", u), ("ucpu", ucpu), ("first", f), ("full", l), ("cpu", cpu)):
+            rows[k + tail].append(v)
 med = {k: statistics.median(v) for k, v in rows.items()}
 size = os.path.getsize(path) / 2**20
-print(f"input: {path} ({size:.0f} MiB), {runs} runs, medians")
-print(f"urlsift --pick             first screen {med['first']:.3f} s (target <= 0.3)   full list {med['full']:.3f} s")
-print(f"urlsift -u --naked         {med['u']:.3f} s   ratio full list / -u: {med['full'] / med['u']:.2f} (target <= 1.2)")
-print(f"urlsift --pick --no-naked  first screen {med['first0']:.3f} s   full list {med['full0']:.3f} s")
-print(f"urlsift -u                 {med['u0']:.3f} s   ratio full list / -u: {med['full0'] / med['u0']:.2f} (target <= 1.2)")
+print(f"input: {path} ({size:.0f} MiB), {runs} runs, medians; CPU: user + system seconds")
+for tail, name, base in (("", "urlsift --pick", "urlsift -u --naked"), ("0", "urlsift --pick --no-naked", "urlsift -u")):
+    m = lambda k: med[k + tail]
+    print(f"{name:26} first screen {m('first'):.3f} s (target <= 0.3), full list {m('full'):.3f} s, CPU {m('cpu'):.3f} s")
+    print(f"{base:26} {m('u'):.3f} s, CPU {m('ucpu'):.3f} s")
+    print(f"{'':26} full list / {base}: {m('full') / m('u'):.2f} (target <= 1.2), CPU {m('cpu') / m('ucpu'):.2f}")
 PY

@@ -272,7 +272,7 @@ pub struct Args {
     #[arg(long)]
     pub hyperlink: bool,
     /// Choose URLs in a full-screen list, then open, print or copy them; keys on '?' (urlsift --pick msg.eml)
-    #[arg(long, conflicts_with_all = ["count", "files_with_matches", "json", "tally", "invalid", "parse", "after_context", "before_context", "context"])]
+    #[arg(long, conflicts_with_all = ["count", "files_with_matches", "json", "tally", "invalid", "parse", "after_context", "before_context", "context", "max_count"])]
     pub pick: bool,
     /// With --pick: print the chosen URLs, one a line, instead of opening them (urlsift --pick --print msg | xargs ...)
     #[arg(long, requires = "pick")]
@@ -738,6 +738,7 @@ mod tests {
             &["--pick", "-c"],
             &["--pick", "--tally"],
             &["--pick", "-C", "1"],
+            &["--pick", "-m", "3"],
             &["--pick", "--print", "--run", "x"],
         ] {
             assert!(fails(bad), "{bad:?}");

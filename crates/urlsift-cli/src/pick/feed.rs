@@ -21,7 +21,9 @@ pub enum Msg {
 /// The search's output: records in, batches out.
 pub struct Feed {
     tx: Sender<Msg>,
-    seen: HashMap<Box<str>, usize>,
+    /// Each key met, with its entry's number (keys as bytes: they are
+    /// only compared, never shown).
+    seen: HashMap<Box<[u8]>, usize>,
     /// A record cut by a write (the search writes whole records; this is
     /// only for safety).
     partial: Vec<u8>,
@@ -41,19 +43,23 @@ impl Feed {
         let Some(r) = Record::parse(line) else {
             return;
         };
-        if let Some(&i) = self.seen.get(r.key) {
-            *counts.entry(i).or_default() += 1;
-            return;
+        // One hash per record (most keys are new).
+        let next = self.seen.len();
+        match self.seen.entry(r.key.into()) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                *counts.entry(*e.get()).or_default() += 1;
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(next);
+                batch.new.push(Entry {
+                    url: String::from_utf8_lossy(r.url).into_owned(),
+                    form: r.form,
+                    count: 1,
+                    context: String::from_utf8_lossy(r.context.trim_ascii()).into_owned(),
+                    target: None,
+                });
+            }
         }
-        let i = self.seen.len();
-        self.seen.insert(r.key.into(), i);
-        batch.new.push(Entry {
-            url: r.url.to_string(),
-            form: r.form,
-            count: 1,
-            context: String::from_utf8_lossy(r.context).trim().to_string(),
-            target: None,
-        });
     }
 }
 

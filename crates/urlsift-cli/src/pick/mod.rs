@@ -11,9 +11,10 @@
 //! The search runs on its own thread, as `urlsift` runs it, writing
 //! records (see `printer::picked`) into a [`feed::Feed`], which keeps each
 //! normalized URL once and sends batches over a channel; this thread alone
-//! reads keys (polled every 40 ms), takes the batches and draws when
-//! something changed, so the list fills while a large mailbox is still
-//! being read.
+//! reads keys (waiting 5 ms at most while the search runs), takes the
+//! batches and draws when something changed (at most every 40 ms while
+//! URLs arrive), so the list fills while a large mailbox is still being
+//! read, and shows its end at once.
 //!
 //! ratatui 0.29 with crossterm 0.28: the last ratatui whose MSRV is under
 //! the command's, and a backend that reads `/dev/tty` itself when stdin is
@@ -35,10 +36,17 @@ use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, TryRecvError};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// How often keys are polled (and the channel drained) at most.
-const TICK: Duration = Duration::from_millis(40);
+/// How long a key is waited for while the search runs: the channel is
+/// drained this often, so a batch (and the end) shows this soon.
+const TICK: Duration = Duration::from_millis(5);
+/// How long a key is waited for once the search has ended (signals are
+/// checked this often).
+const IDLE: Duration = Duration::from_millis(100);
+/// The list is redrawn at most this often while URLs arrive (at once on a
+/// key, the first URLs and the end).
+const FRAME: Duration = Duration::from_millis(40);
 
 /// Runs the picker; returns the exit status: 0 when URLs were printed,
 /// opened or copied, 1 when left without, 2 on an error.
@@ -168,6 +176,9 @@ impl Loop<'_> {
         signal: &AtomicUsize,
     ) -> io::Result<End> {
         let mut dirty = true;
+        // Whether the next drawing waits for nothing.
+        let mut now = true;
+        let mut drawn = Instant::now();
         let mut errors = 0;
         loop {
             let sig = signal.swap(0, Ordering::SeqCst);
@@ -176,8 +187,14 @@ impl Loop<'_> {
             }
             loop {
                 match rx.try_recv() {
-                    Ok(Msg::Batch(b)) => self.state.extend(b),
-                    Ok(Msg::Done(code)) => self.state.finish(Scan::Done(code)),
+                    Ok(Msg::Batch(b)) => {
+                        now |= self.state.entries().is_empty();
+                        self.state.extend(b)
+                    }
+                    Ok(Msg::Done(code)) => {
+                        now = true;
+                        self.state.finish(Scan::Done(code))
+                    }
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => {
                         if *self.state.scan() == Scan::Running {
@@ -201,16 +218,24 @@ impl Loop<'_> {
             // Openers that ended are reaped, so none is left a zombie.
             self.children
                 .retain_mut(|c| !matches!(c.try_wait(), Ok(Some(_))));
-            if dirty {
+            if dirty && (now || drawn.elapsed() >= FRAME) {
                 let (state, look) = (&self.state, self.look);
                 guard
                     .term
                     .draw(|f| draw::render(state, f.area(), f.buffer_mut(), look))?;
                 dirty = false;
+                now = false;
+                drawn = Instant::now();
             }
-            if !event::poll(TICK)? {
+            let wait = if *self.state.scan() == Scan::Running || dirty {
+                TICK
+            } else {
+                IDLE
+            };
+            if !event::poll(wait)? {
                 continue;
             }
+            now = true;
             match event::read()? {
                 Event::Key(k) => {
                     let Some(action) = keymap::action(k, self.state.mode()) else {

@@ -48,11 +48,11 @@ pub fn line_at(bytes: &[u8], at: usize) -> &[u8] {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Record<'a> {
     /// The normalized URL.
-    pub key: &'a str,
+    pub key: &'a [u8],
     /// How it was written.
     pub form: Form,
     /// The URL as written (its first reading).
-    pub url: &'a str,
+    pub url: &'a [u8],
     /// The raw text around it (lossily UTF-8).
     pub context: &'a [u8],
 }
@@ -61,17 +61,20 @@ pub struct Record<'a> {
 impl<'a> Record<'a> {
     /// Reads one record (its line feed left out); `None` if it is not one.
     pub fn parse(line: &'a [u8]) -> Option<Record<'a>> {
-        let mut f = line.splitn(4, |&b| b == b'\t');
-        let key = std::str::from_utf8(f.next()?).ok()?;
-        let form = match f.next()? {
+        let field = |rest: &'a [u8]| {
+            let k = memchr::memchr(b'\t', rest)?;
+            Some((&rest[..k], &rest[k + 1..]))
+        };
+        let (key, rest) = field(line)?;
+        let (form, rest) = field(rest)?;
+        let form = match form {
             b"wrapped" => Form::Wrapped,
             b"bracketed" => Form::Bracketed,
             b"naked" => Form::Naked,
             b"href" => Form::Href,
             _ => return None,
         };
-        let url = std::str::from_utf8(f.next()?).ok()?;
-        let context = f.next()?;
+        let (url, context) = field(rest)?;
         Some(Record {
             key,
             form,
@@ -112,9 +115,9 @@ mod tests {
             b"http://a.example/x\twrapped\thttp://A.example/x\tsee <x>\n"
         );
         let r = Record::parse(&out[..out.len() - 1]).unwrap();
-        assert_eq!(r.key, "http://a.example/x");
+        assert_eq!(r.key, b"http://a.example/x");
         assert_eq!(r.form, Form::Wrapped);
-        assert_eq!(r.url, "http://A.example/x");
+        assert_eq!(r.url, b"http://A.example/x");
         assert_eq!(r.context, b"see <x>");
         assert_eq!(Record::parse(b"a\tweird\tb\tc"), None);
         assert_eq!(Record::parse(b"a\thref"), None);
