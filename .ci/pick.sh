@@ -6,8 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v tmux >/dev/null 2>&1; then
-    (apt-get update && apt-get install -y tmux) >/dev/null
+# tmux, and procps for ps and pgrep (a minimal Debian has neither).
+if ! command -v tmux >/dev/null 2>&1 || ! command -v pgrep >/dev/null 2>&1; then
+    (apt-get update && apt-get install -y tmux procps) >/dev/null
 fi
 bin="${1:-}"
 if [ -z "$bin" ]; then
@@ -70,6 +71,8 @@ wait_rc() {
     echo timeout
 }
 keys() { tm send-keys -t p "$@"; sleep 0.15; }
+# The picker's pid: the child of the window's shell.
+picker() { pgrep -n -P "$(tm display-message -p -t p '#{pane_pid}')"; }
 # The status line (second to last): the selected URL, whole.
 status() { screen | tail -n 2 | head -n 1 | sed 's/ *$//'; }
 # gone TEXT: until the screen does not show TEXT (5 s at most).
@@ -196,7 +199,7 @@ st_is "http://two.example/" || fail "the list is live while the browser runs"
 keys Enter
 sleep 0.5
 printf 'http://one.example/page\nhttp://two.example/\n' | cmp -s - "$t/opened" || fail "browser: opened $(cat "$t/opened")"
-upid="$(pgrep -f -n -- "$bin --pick msg.eml" || true)"
+upid="$(picker || true)"
 psid="$(cut -d' ' -f6 "/proc/$upid/stat")"
 for f in "$t"/sid.*; do
     [ "$(cat "$f")" = "${f##*.}" ] || fail "the browser leads its own session"
@@ -204,8 +207,11 @@ for f in "$t"/sid.*; do
 done
 keys q
 [ "$(wait_rc)" = 0 ] || fail "browser: q exits 0"
-pgrep -f "sleep 30" >/dev/null || fail "the browser outlives the picker"
-pkill -f "^sleep 30$" 2>/dev/null || true
+# (The browser's pid is in its file's name: it exec'ed sleep.)
+for f in "$t"/sid.*; do
+    kill -0 "${f##*.}" 2>/dev/null || fail "the browser outlives the picker"
+    kill "${f##*.}" 2>/dev/null || true
+done
 ok "detached opener, list live, own session"
 
 echo "== openers that end are reaped (no zombies)"
@@ -215,7 +221,7 @@ start "'$bin' --pick --run '$t/quick {}' msg.eml"
 wait_for "done · ? help" || fail "reap: no list"
 keys Enter j Enter j Enter
 sleep 0.5
-upid="$(pgrep -f -n -- "$bin --pick --run" || true)"
+upid="$(picker || true)"
 if [ -n "$upid" ]; then
     zombies="$(ps -o stat= --ppid "$upid" | grep -c Z || true)"
     [ "$zombies" = 0 ] || fail "$zombies zombie openers"
@@ -247,7 +253,7 @@ cmp -s "$t/before" "$t/after" || fail "stty -a differs after q: $(diff "$t/befor
 for sig in TERM INT HUP; do
     start "stty -a > before; '$bin' --pick msg.eml; echo \$? > sigrc; stty -a > after"
     wait_for "done · ? help" || fail "$sig: no list"
-    upid="$(pgrep -f -n -- "$bin --pick msg.eml")"
+    upid="$(picker)"
     kill -"$sig" "$upid"
     wait_rc >/dev/null
     cmp -s "$t/before" "$t/after" || fail "stty -a differs after SIG$sig"
