@@ -3,6 +3,7 @@
 //! and printer modules are built from.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
@@ -250,6 +251,9 @@ pub struct Args {
         conflicts_with_all = ["count", "files_with_matches", "parse", "unique"]
     )]
     pub tally: Option<TallyOrder>,
+    /// Write the derivatives (timeline, domains, groups as CSV, a graph as GEXF and GraphML) and a report page, DIR/index.html, instead of printing URLs (urlsift --report out/ ~/News)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally", "json", "invalid"])]
+    pub report: Option<PathBuf>,
     /// Print each URL's lines and N lines after them, N at most 1024 (urlsift -A 2 a.txt)
     #[arg(short = 'A', long, value_name = "N", conflicts_with_all = ["count", "files_with_matches", "parse", "unique", "tally"])]
     pub after_context: Option<usize>,
@@ -272,7 +276,7 @@ pub struct Args {
     #[arg(long)]
     pub hyperlink: bool,
     /// Choose URLs in a full-screen list, then open, print or copy them; keys on '?' (urlsift --pick msg.eml)
-    #[arg(long, conflicts_with_all = ["count", "files_with_matches", "json", "tally", "invalid", "parse", "after_context", "before_context", "context", "max_count"])]
+    #[arg(long, conflicts_with_all = ["count", "files_with_matches", "json", "tally", "invalid", "parse", "after_context", "before_context", "context", "max_count", "report"])]
     pub pick: bool,
     /// With --pick: print the chosen URLs, one a line, instead of opening them (urlsift --pick --print msg | xargs ...)
     #[arg(long, requires = "pick")]
@@ -307,6 +311,8 @@ pub enum Mode {
     FilesWithMatches,
     /// One JSON object per URL.
     Json,
+    /// The derivatives and the report page (`--report`).
+    Report,
 }
 
 /// Validated settings.
@@ -380,6 +386,8 @@ pub struct Config {
     pub hyperlink: bool,
     /// `--json` (with `--tally` too).
     pub json: bool,
+    /// `--report`: the directory written.
+    pub report: Option<PathBuf>,
     /// `--pick` and how the chosen URLs are acted on.
     pub pick: Option<PickOpts>,
 }
@@ -457,6 +465,8 @@ impl Args {
             Mode::Tally(order)
         } else if self.files_with_matches {
             Mode::FilesWithMatches
+        } else if self.report.is_some() {
+            Mode::Report
         } else if self.json {
             Mode::Json
         } else {
@@ -501,6 +511,10 @@ impl Args {
         let mut compute = fields;
         if since.is_some() || until.is_some() {
             compute |= Fields::DATE;
+        }
+        if mode == Mode::Report {
+            // What the derivatives count by (a message by its Message-ID).
+            compute |= Fields::DATE | Fields::NEWSGROUPS | Fields::MESSAGE_ID | Fields::LIST_ID;
         }
         let defaults = Limits::default();
         let limits = Limits {
@@ -631,6 +645,7 @@ impl Args {
             hyperlink: self.hyperlink,
             json: self.json,
             pick,
+            report: self.report,
         })
     }
 }
@@ -739,6 +754,7 @@ mod tests {
             &["--pick", "--tally"],
             &["--pick", "-C", "1"],
             &["--pick", "-m", "3"],
+            &["--pick", "--report", "out"],
             &["--pick", "--print", "--run", "x"],
         ] {
             assert!(fails(bad), "{bad:?}");

@@ -9,6 +9,7 @@ mod parse;
 #[cfg(feature = "pick")]
 mod pick;
 mod printer;
+mod progress;
 mod search;
 mod walk;
 

@@ -21,12 +21,14 @@ use crate::args::{Config, Mode};
 pub mod color;
 pub mod context;
 pub mod picked;
+pub mod report;
 pub mod tally;
 
 // What the search hands its matches to: the printer's face to the rest of
 // the command (the search never names the printer's modules).
 pub use context::{ContextLines, Mark, OwnLines};
 pub use picked::line_at;
+pub use report::{merge as merge_report, write as write_report};
 pub use tally::Tally;
 
 use color::{Paint, Style};
@@ -96,11 +98,14 @@ pub struct Recs {
     /// The JSON message fields last written and whose they are: the
     /// matches of one message share them, written once.
     pub message_json: Option<(Arc<MessageInfo>, Vec<u8>)>,
+    /// With `--report`: the derivatives of the matches.
+    pub report: Option<Box<urlsift_report::Derivatives>>,
 }
 
 impl Recs {
     /// Appends `other` (a later part of the same input).
-    pub fn append(&mut self, other: Recs) {
+    pub fn append(&mut self, mut other: Recs) {
+        report::merge(&mut other.report, self.report.take());
         if self.body.is_empty() && self.keys.is_empty() && self.lines.is_empty() {
             // The common case (one piece per small file): a move, not a copy.
             let count = self.count;
@@ -115,6 +120,7 @@ impl Recs {
         self.lines
             .extend(other.lines.into_iter().map(|(p, n, l)| (p + base, n, l)));
         self.count += other.count;
+        self.report = other.report;
     }
 
     /// Writes the body with `base` added to every line number (see
@@ -277,6 +283,8 @@ pub struct Printer {
     keyed: bool,
     /// `--pick`: records for the picker (see [`picked`]).
     pick: bool,
+    /// `--report`: the directory written.
+    report: Option<std::path::PathBuf>,
 }
 
 /// Writes `bytes` with bytes below 0x20, 0x7f, `\` and non-ASCII escaped.
@@ -475,6 +483,7 @@ impl Printer {
             context: cfg.context,
             keyed: false,
             pick: cfg.pick.is_some(),
+            report: cfg.report.clone(),
         };
         // Context output is not records: ContextLines applies -m itself.
         // (The picker shows each URL once itself, and keys nothing.)
@@ -660,6 +669,11 @@ impl Printer {
         self.max_count
     }
 
+    /// `--report`: the directory the derivatives and the page go to.
+    pub fn report_dir(&self) -> Option<&std::path::Path> {
+        self.report.as_deref()
+    }
+
     /// Whether the records are a tally's (`--tally`).
     pub fn tally(&self) -> bool {
         matches!(self.mode, Mode::Tally(_))
@@ -745,6 +759,7 @@ impl Printer {
             }
             match self.mode {
                 Mode::Count | Mode::FilesWithMatches => {}
+                Mode::Report => report::add(recs, name, m, reading),
                 Mode::Plain => {
                     self.lead(recs, name, m, false);
                     let out = &mut recs.body;
@@ -844,7 +859,7 @@ impl Printer {
     fn push_invalid(&self, recs: &mut Recs, name: &InputName, m: &Match, lines: Option<&[u8]>) {
         let reason = || m.rejection().map(|r| r.to_string()).unwrap_or_default();
         match self.mode {
-            Mode::Count | Mode::FilesWithMatches => {}
+            Mode::Count | Mode::FilesWithMatches | Mode::Report => {}
             Mode::Tally(_) => {
                 put_place(recs, m);
                 put_date(recs, m);
@@ -940,7 +955,7 @@ impl Printer {
         match self.mode {
             Mode::Json | Mode::Tally(_) => true,
             Mode::Plain => self.line_number || self.invalid,
-            Mode::Count | Mode::FilesWithMatches => false,
+            Mode::Count | Mode::FilesWithMatches | Mode::Report => false,
         }
     }
 }

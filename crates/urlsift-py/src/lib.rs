@@ -23,6 +23,7 @@ mod columns;
 mod options;
 mod pyio;
 mod record;
+mod report;
 mod scan;
 
 use options::Options;
@@ -860,6 +861,7 @@ fn _urlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ArrowBatches>()?;
     m.add_class::<PyMatch>()?;
     m.add_class::<FileMatches>()?;
+    m.add_class::<report::PyDerivatives>()?;
     m.add("URLError", m.py().get_type::<URLError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

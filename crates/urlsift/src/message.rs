@@ -49,8 +49,11 @@ impl Fields {
     pub const NEWSGROUPS: Fields = Fields(4);
     /// The `Subject:`, RFC 2047 encoded words decoded.
     pub const SUBJECT: Fields = Fields(8);
-    /// All four.
+    /// The four above, those `--json` writes.
     pub const ALL: Fields = Fields(15);
+    /// The `List-Id:` (RFC 2919), a mailing list's name: asked for by
+    /// itself, not among [`Fields::ALL`] nor [`Fields::NAMES`].
+    pub const LIST_ID: Fields = Fields(16);
 
     /// The names [`Fields`] parses, in order.
     pub const NAMES: [(&'static str, Fields); 4] = [
@@ -131,6 +134,7 @@ pub struct MessageInfo {
     has_subject: bool,
     date: Option<(Timestamp, DateSource)>,
     newsgroups: Option<Box<[Box<str>]>>,
+    list_id: Option<Box<str>>,
 }
 
 impl MessageInfo {
@@ -155,6 +159,13 @@ impl MessageInfo {
         self.newsgroups.as_deref()
     }
 
+    /// The list identifier of `List-Id:` (RFC 2919): the text between
+    /// its angle brackets, else the whole value trimmed (bytes that are not
+    /// UTF-8 replaced).
+    pub fn list_id(&self) -> Option<&str> {
+        self.list_id.as_deref()
+    }
+
     /// The `Subject:`, unfolded and trimmed, RFC 2047 encoded words in
     /// UTF-8, US-ASCII or ISO-8859-1 decoded to UTF-8. Bytes that cannot
     /// be decoded stay as they are: the value is UTF-8 unless the header
@@ -174,6 +185,7 @@ impl MessageInfo {
         self.id_end.is_none()
             && self.date.is_none()
             && self.newsgroups.is_none()
+            && self.list_id.is_none()
             && !self.has_subject
     }
 }
@@ -197,6 +209,7 @@ enum Slot {
     Nntp,
     Groups,
     Subject,
+    List,
 }
 
 /// The wanted fields of one header block, read line by line.
@@ -228,6 +241,7 @@ pub(crate) struct Values {
     groups: Option<Vec<u8>>,
     subject: Option<Vec<u8>>,
     from_line: Option<Vec<u8>>,
+    list: Option<Vec<u8>>,
 }
 
 /// Most spare buffers (and boxes) a collector keeps: enough for the
@@ -275,6 +289,7 @@ impl Collector {
             &mut self.v.groups,
             &mut self.v.subject,
             &mut self.v.from_line,
+            &mut self.v.list,
         ] {
             spare.extend(slot.take());
         }
@@ -291,8 +306,8 @@ impl Collector {
 
     /// The first bytes of the lines that matter to an idle collector: the
     /// first letters of the names it reads, and those of an empty line.
-    pub const FIRST: [u8; 12] = [
-        b'\n', b'\r', b'D', b'd', b'M', b'm', b'N', b'n', b'P', b'p', b'S', b's',
+    pub const FIRST: [u8; 14] = [
+        b'\n', b'\r', b'D', b'd', b'L', b'l', b'M', b'm', b'N', b'n', b'P', b'p', b'S', b's',
     ];
 
     /// The mbox `From ` line that starts the message.
@@ -321,6 +336,7 @@ impl Collector {
                 Some(Slot::Nntp) => &mut self.v.nntp,
                 Some(Slot::Groups) => &mut self.v.groups,
                 Some(Slot::Subject) => &mut self.v.subject,
+                Some(Slot::List) => &mut self.v.list,
                 _ => return,
             };
             if let Some(v) = slot {
@@ -348,6 +364,7 @@ impl Collector {
             4 if name.eq_ignore_ascii_case(b"date") => Slot::Date,
             6 if name.eq_ignore_ascii_case(b"posted") => Slot::Posted,
             7 if name.eq_ignore_ascii_case(b"subject") => Slot::Subject,
+            7 if name.eq_ignore_ascii_case(b"list-id") => Slot::List,
             10 if name.eq_ignore_ascii_case(b"message-id") => Slot::Id,
             10 if name.eq_ignore_ascii_case(b"newsgroups") => Slot::Groups,
             17 if name.eq_ignore_ascii_case(b"nntp-posting-date") => Slot::Nntp,
@@ -360,6 +377,7 @@ impl Collector {
             Slot::Nntp => (Fields::DATE, &mut self.v.nntp),
             Slot::Groups => (Fields::NEWSGROUPS, &mut self.v.groups),
             Slot::Subject => (Fields::SUBJECT, &mut self.v.subject),
+            Slot::List => (Fields::LIST_ID, &mut self.v.list),
         };
         // The first of each field counts.
         if !self.fields.contains(want) || target.is_some() {
@@ -400,6 +418,7 @@ impl Collector {
             &mut v.groups,
             &mut v.subject,
             &mut v.from_line,
+            &mut v.list,
         ] {
             if let Some(b) = b.take() {
                 if self.spare.len() < SPARE_KEPT {
@@ -453,6 +472,14 @@ impl Values {
                 let mut list = Vec::with_capacity(groups().count());
                 list.extend(groups().map(|g| String::from_utf8_lossy(g).into()));
                 list.into_boxed_slice()
+            }),
+            list_id: self.list.as_deref().and_then(|v| {
+                // `phrase <label.namespace>`: the label between the brackets.
+                let v = trim(v);
+                let inner = memchr(b'<', v)
+                    .and_then(|s| memchr(b'>', &v[s..]).map(|e| trim(&v[s + 1..s + e])))
+                    .unwrap_or(v);
+                (!inner.is_empty()).then(|| String::from_utf8_lossy(inner).into())
             }),
         };
         (!info.is_empty()).then(|| Arc::new(info))

@@ -263,7 +263,7 @@ impl MessageTracker {
     /// is what it held at the line before). Returns where reading goes on
     /// (a line start, or the end of `data`).
     fn header_lines(&mut self, data: &[u8], i: usize, base: u64) -> usize {
-        const FIRST: [u8; 12] = Collector::FIRST;
+        const FIRST: [u8; 14] = Collector::FIRST;
         if FIRST.contains(&data[i]) {
             return self.line_at(data, i, base);
         }
@@ -591,6 +591,24 @@ mod tests {
         assert_eq!(three.date().unwrap().0.to_string(), "1993-01-15T09:30:00Z");
         // The header lines of a message are its own too.
         assert_eq!(at(&all, MBOX, b"Subject: first"), Some(one));
+    }
+
+    #[test]
+    fn list_id_when_asked_for() {
+        let mail = b"From a@b Tue Jan 12 14:02:11 1993\nList-Id: Gopher news\n  <gopher-news.lists.example.edu>\nLines: 3\n\nbody\n\nFrom c@d Wed Jan 13 10:00:00 1993\nlist-id: plain.example.org \n\nbody2\n";
+        let info = |fields, needle: &[u8]| {
+            let mut t = MessageTracker::new(fields);
+            t.feed(mail);
+            t.finish();
+            t.lookup(memmem::find(mail, needle).unwrap() as u64)
+                .cloned()
+        };
+        let one = info(Fields::LIST_ID, b"body\n").unwrap();
+        assert_eq!(one.list_id(), Some("gopher-news.lists.example.edu"));
+        let two = info(Fields::LIST_ID | Fields::DATE, b"body2").unwrap();
+        assert_eq!(two.list_id(), Some("plain.example.org"));
+        // Not asked for: not read.
+        assert_eq!(info(Fields::ALL, b"body\n").unwrap().list_id(), None);
     }
 
     #[test]

@@ -145,6 +145,9 @@ pub fn search(cfg: &Config, out: Box<dyn Write + Send>) -> i32 {
     });
     let printer = Printer::new(cfg);
     let mut sink = Sink::new(out, &printer);
+    if cfg.report.is_some() {
+        sink.progress = crate::progress::Progress::start(&cfg.paths);
+    }
     let scanner = Scanner::new()
         .policy(cfg.policy)
         .limits(cfg.limits)

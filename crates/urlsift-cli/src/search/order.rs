@@ -1,7 +1,7 @@
 //! Ordered output: units written in input order whoever finishes them, and the sink that writes.
 
 use crate::args::Mode;
-use crate::printer::{Printer, Recs, Tally};
+use crate::printer::{merge_report, write_report, Printer, Recs, Tally};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +28,10 @@ pub(super) struct Sink<'a> {
     /// With context lines: whether an input has written some, and whether
     /// the current one has (`--` goes between inputs).
     pub(super) wrote: (bool, bool),
+    /// With `--report`: the derivatives of the inputs written so far.
+    pub(super) report: Option<Box<urlsift_report::Derivatives>>,
+    /// With `--report` on a terminal: the progress bar.
+    pub(super) progress: Option<crate::progress::Progress>,
 }
 
 impl<'a> Sink<'a> {
@@ -45,6 +49,8 @@ impl<'a> Sink<'a> {
             buf: Vec::new(),
             tally: printer.new_tally(),
             wrote: (false, false),
+            report: None,
+            progress: None,
         }
     }
 
@@ -53,11 +59,18 @@ impl<'a> Sink<'a> {
         if let Some(t) = &self.tally {
             t.write(&mut self.out)?;
         }
+        if let Some(p) = &self.progress {
+            p.finish();
+        }
+        if let Some(dir) = self.printer.report_dir() {
+            write_report(dir, self.report.as_deref())?;
+        }
         self.out.flush()
     }
 
     /// Writes `r`, its relative line numbers moved by `base`.
     pub(super) fn write_recs(&mut self, mut r: Recs, base: u64) -> io::Result<()> {
+        merge_report(&mut self.report, r.report.take());
         let n = if self.printer.keyed() {
             r.shift_lines(base);
             self.buf.clear();
@@ -114,6 +127,9 @@ impl<'a> Sink<'a> {
             self.cur_lines = 0;
         }
         self.stats.bytes += c.bytes;
+        if let Some(p) = &self.progress {
+            p.bytes(self.stats.bytes);
+        }
         let name = c.name.as_ref().map(|input| &input.name);
         let mut base = 0;
         if let Some(lines) = c.piece_lines {
@@ -124,6 +140,9 @@ impl<'a> Sink<'a> {
         if c.last {
             if let Some(name) = name {
                 self.stats.files += 1;
+                if let Some(p) = &self.progress {
+                    p.files(self.stats.files);
+                }
                 if let Some(t) = &mut self.tally {
                     t.input_done(self.unit, name);
                 }

@@ -31,6 +31,7 @@ import os
 
 from . import remote
 from ._urlsift import (
+    Derivatives,
     FileMatches,
     Match,
     URLError,
@@ -66,6 +67,7 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
     return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict, html=html)
 
 __all__ = [
+    "Derivatives",
     "FileMatches",
     "Match",
     "URLError",

@@ -316,6 +316,51 @@ def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = 
     return udf(urls, ArrayType(match_struct(), False), useArrow=False)(col)
 
 
+def derivatives(df, *, url="url", date="date", newsgroups="newsgroups", list_id=None,
+                path="path", member="member", message_id="message_id"):
+    """The derivatives of ``urlsift --report`` (:class:`urlsift.Derivatives`)
+    of a DataFrame with a row per URL, as a Spark aggregation: each
+    partition counts its rows into an accumulator (the library's code),
+    shipped as bytes and merged by ``treeReduce``; no row goes to the
+    driver. ``date`` is a timestamp column (or RFC 3339 strings);
+    ``newsgroups`` an array of strings; the other columns strings, those
+    named ``None`` taken as null. The result's ``files()`` and ``write(dir)``
+    give the command's files and page."""
+    from pyspark.sql import functions as F
+
+    def col(name, alias, kind="string"):
+        return (F.col(name) if name else F.lit(None).cast(kind)).alias(alias)
+
+    when = F.col(date)
+    if dict(df.dtypes).get(date) == "string":
+        when = F.to_timestamp(when)
+    rows = df.select(
+        col(url, "u"),
+        F.unix_timestamp(when).alias("t") if date else F.lit(None).cast("long").alias("t"),
+        col(newsgroups, "g", "array<string>"),
+        col(list_id, "l"),
+        col(path, "p"),
+        col(member, "m"),
+        col(message_id, "i"),
+    )
+
+    def count(part):
+        d = _urlsift.Derivatives()
+        for r in part:
+            if r.u is not None:
+                d.add(r.u, r.t, r.g, r.l, r.p or "", r.m, r.i)
+        yield d.to_bytes()
+
+    merged = rows.rdd.mapPartitions(count).treeReduce(_urlsift.Derivatives.merge_bytes)
+    return _urlsift.Derivatives.from_bytes(merged)
+
+
+#: The columns of a JSON line the derivatives read (``--report`` with the
+#: default JSON output).
+_JSON_COLUMNS = ("url string, date string, newsgroups array<string>, path string, "
+                 "member string, message_id string")
+
+
 def read_list(path: str, storage_options=None) -> List[str]:
     """The paths listed in a file, one per line (``-``: stdin; a URI: the
     object there); empty lines are skipped."""
@@ -399,6 +444,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="an fsspec storage option (repeatable)")
     p.add_argument("--overwrite", action="store_true", help="replace DIR if it exists")
     p.add_argument("--compression", default="none", help="output compression: none, gzip, snappy, zstd, ...")
+    p.add_argument("--report", metavar="DIR",
+                   help="also write the derivatives and the report page of urlsift --report into DIR (local)")
     return p
 
 
@@ -457,6 +504,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         ids = spark.range(0, len(runs), 1, n)
         schema = "value string" if json else row_schema()
         df = ids.mapInArrow(run, schema)
+        if args.report:
+            # Read once: the rows written are counted from the cache.
+            df = df.persist()
         out = df.write.mode("overwrite" if args.overwrite else "errorifexists")
         if args.compression:
             out = out.option("compression", args.compression)
@@ -464,6 +514,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             out.text(args.out)
         else:
             out.parquet(args.out)
+        if args.report:
+            from pyspark.sql import functions as F
+
+            rows = df.select(F.from_json("value", _JSON_COLUMNS).alias("r")).select("r.*") if json else df
+            derivatives(rows).write(args.report)
+            df.unpersist()
     finally:
         if own:
             spark.stop()

@@ -1,0 +1,440 @@
+//! The derivatives as one accumulator: [`Derivatives::add`] takes a row,
+//! [`Derivatives::merge`] joins two (associative and commutative, so
+//! threads, inputs and Spark partitions combine in any grouping), and the
+//! tables are read from the merged whole ([`crate::Tables`]).
+//!
+//! Memory grows with what is distinct, never with the input: a 64-bit
+//! hash per distinct URL in each set that counts it (the whole, its
+//! period and scheme, its domain), one per message and input, a string
+//! per scheme, host, domain and group, and the [`EARLIEST`] first URLs.
+
+use std::collections::HashMap;
+
+use urlsift::{Timestamp, Url};
+
+use crate::domain::{host_of, registrable};
+use crate::hash::{hash, Set};
+
+/// How many of the earliest distinct URLs are kept.
+pub const EARLIEST: usize = 25;
+
+/// A year and month, or none (undated): sorts by time, undated last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Period(pub(crate) u32);
+
+impl Period {
+    /// No date.
+    pub const UNDATED: Period = Period(u32::MAX);
+
+    /// The UTC year and month of `t`.
+    pub fn of(t: Timestamp) -> Period {
+        let (y, m, _) = civil(t.unix_seconds().div_euclid(86_400));
+        // Dates are read within years 1000-9999.
+        Period((y.clamp(0, 99_999) as u32) * 16 + m)
+    }
+
+    /// The year and month, `None` when undated.
+    pub fn year_month(self) -> Option<(u32, u32)> {
+        (self != Period::UNDATED).then_some((self.0 / 16, self.0 % 16))
+    }
+
+    /// The year alone (month 0), undated staying undated.
+    pub(crate) fn year_only(self) -> Period {
+        match self.year_month() {
+            Some((y, _)) => Period(y * 16),
+            None => self,
+        }
+    }
+
+    /// The year, `None` when undated.
+    pub fn year(self) -> Option<u32> {
+        self.year_month().map(|(y, _)| y)
+    }
+}
+
+/// Year, month (1-12) and day of a day count from 1970-01-01 (H. Hinnant's
+/// `civil_from_days`).
+fn civil(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// One URL found, with what the derivatives count it by.
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a> {
+    /// The URL as found (a valid URL; others are not counted).
+    pub url: &'a str,
+    /// Its message's date.
+    pub date: Option<Timestamp>,
+    /// Its message's newsgroups, or its mailing list (`List-Id:`) where it
+    /// has no newsgroups: see [`groups_of`]. Empty: none.
+    pub groups: &'a [&'a str],
+    /// Which message it stands in: [`message_key`].
+    pub message: u64,
+    /// Which input it was found in: [`input_key`].
+    pub input: u64,
+}
+
+/// The groups a URL is counted under: its message's newsgroups, else its
+/// list identifier, else none.
+pub fn groups_of<'a>(
+    newsgroups: Option<&'a [Box<str>]>,
+    list_id: Option<&'a str>,
+    out: &mut Vec<&'a str>,
+) {
+    out.clear();
+    match newsgroups {
+        Some(g) if !g.is_empty() => out.extend(g.iter().map(|g| &**g)),
+        _ => out.extend(list_id),
+    }
+}
+
+/// The key of an input: its path and, for an archive's member, the
+/// member's name.
+pub fn input_key(path: &[u8], member: Option<&[u8]>) -> u64 {
+    match member {
+        Some(m) => hash(&[path, b"{", m]),
+        None => hash(&[path]),
+    }
+}
+
+/// The key of a message: its input, its `Message-ID` and its date (two
+/// messages of one input without a `Message-ID` and of the same date count
+/// as one; text that is no message counts as one message per input).
+pub fn message_key(input: u64, message_id: Option<&str>, date: Option<Timestamp>) -> u64 {
+    let t = date.map_or(i64::MIN, Timestamp::unix_seconds).to_le_bytes();
+    let id = message_id.unwrap_or_default().as_bytes();
+    hash(&[
+        &input.to_le_bytes(),
+        &[u8::from(message_id.is_some())],
+        id,
+        &t,
+    ])
+}
+
+/// Counts of one year, month and scheme.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Cell {
+    pub urls: u64,
+    pub distinct: Set,
+    pub messages: Set,
+}
+
+/// Counts of one registrable domain.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Domain {
+    pub urls: u64,
+    pub distinct: Set,
+    /// The first URL: earliest dated, ties and the undated by text.
+    pub first: Option<(i64, Box<str>)>,
+    pub last: Option<i64>,
+}
+
+/// Counts of one group and domain.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Edge {
+    pub urls: u64,
+    pub first: Option<i64>,
+    pub last: Option<i64>,
+    /// The years it has URLs in, sorted.
+    pub years: Vec<u32>,
+}
+
+/// The derivatives of a set of rows, mergeable.
+///
+/// ```
+/// use urlsift_report::{Derivatives, Row};
+/// let mut a = Derivatives::new();
+/// a.add(&Row { url: "http://www.example.com/", date: None, groups: &["comp.mail.misc"], message: 1, input: 1 });
+/// let mut b = Derivatives::new();
+/// b.add(&Row { url: "HTTP://WWW.EXAMPLE.COM/", date: None, groups: &[], message: 2, input: 1 });
+/// a.merge(b);
+/// assert_eq!((a.urls(), a.distinct_urls()), (2, 1));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Derivatives {
+    pub(crate) urls: u64,
+    pub(crate) undated: u64,
+    pub(crate) first: Option<i64>,
+    pub(crate) last: Option<i64>,
+    pub(crate) distinct: Set,
+    pub(crate) messages: Set,
+    pub(crate) inputs: Set,
+    /// Scheme names (lower case), indexed by the timeline's keys.
+    pub(crate) schemes: Vec<Box<str>>,
+    pub(crate) timeline: HashMap<(Period, u16), Cell>,
+    /// Domain names and their index.
+    pub(crate) domain_ids: HashMap<Box<str>, u32>,
+    pub(crate) domains: Vec<(Box<str>, Domain)>,
+    /// Each host met and the domain it counts under.
+    pub(crate) hosts: HashMap<Box<str>, u32>,
+    pub(crate) by_year: HashMap<(Period, u32), u64>,
+    pub(crate) group_ids: HashMap<Box<str>, u32>,
+    pub(crate) groups: Vec<Box<str>>,
+    pub(crate) edges: HashMap<(u32, u32), Edge>,
+    /// The earliest distinct dated URLs, sorted by date and text, at most
+    /// [`EARLIEST`].
+    pub(crate) earliest: Vec<(i64, Box<str>)>,
+}
+
+fn min_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+fn max_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    a.max(b)
+}
+
+/// The earlier of two first URLs (dated before undated, then by text).
+fn first_of(a: &mut Option<(i64, Box<str>)>, t: i64, url: &str) {
+    let better = match a {
+        None => true,
+        Some((at, au)) => (t, url) < (*at, &**au),
+    };
+    if better {
+        *a = Some((t, url.into()));
+    }
+}
+
+fn intern(ids: &mut HashMap<Box<str>, u32>, names: &mut Vec<Box<str>>, name: &str) -> u32 {
+    if let Some(&i) = ids.get(name) {
+        return i;
+    }
+    let i = names.len() as u32;
+    names.push(name.into());
+    ids.insert(name.into(), i);
+    i
+}
+
+impl Derivatives {
+    /// Nothing counted.
+    pub fn new() -> Derivatives {
+        Derivatives::default()
+    }
+
+    /// URLs counted.
+    pub fn urls(&self) -> u64 {
+        self.urls
+    }
+
+    /// Distinct URLs (by their normalized form).
+    pub fn distinct_urls(&self) -> u64 {
+        self.distinct.len() as u64
+    }
+
+    /// Counts one URL. A row whose URL is not valid under RFC 1738's
+    /// lenient reading is not counted (the scanner gives none such).
+    pub fn add(&mut self, row: &Row<'_>) {
+        let Ok(found) = Url::parse(row.url) else {
+            return;
+        };
+        let norm = found.normalized();
+        let Ok(url) = Url::parse(&norm) else {
+            return;
+        };
+        self.add_parsed(&url, row);
+    }
+
+    fn add_parsed(&mut self, url: &Url<'_>, row: &Row<'_>) {
+        let text = url.as_str();
+        let h = hash(&[text.as_bytes()]);
+        let t = row.date.map(Timestamp::unix_seconds);
+        let period = row.date.map_or(Period::UNDATED, Period::of);
+        self.urls += 1;
+        if t.is_none() {
+            self.undated += 1;
+        }
+        self.first = min_opt(self.first, t);
+        self.last = max_opt(self.last, t);
+        self.distinct.insert(h);
+        self.messages.insert(row.message);
+        self.inputs.insert(row.input);
+        if let Some(t) = t {
+            self.early(t, text);
+        }
+        let scheme = url.scheme();
+        let s = match self.schemes.iter().position(|n| **n == *scheme) {
+            Some(i) => i,
+            None => {
+                self.schemes.push(scheme.into());
+                self.schemes.len() - 1
+            }
+        } as u16;
+        let cell = self.timeline.entry((period, s)).or_default();
+        cell.urls += 1;
+        cell.distinct.insert(h);
+        cell.messages.insert(row.message);
+
+        let Some((host, ip)) = host_of(url) else {
+            return;
+        };
+        let d = match self.hosts.get(&*host) {
+            Some(&d) => d,
+            None => {
+                let name = registrable(&host, ip);
+                let d = match self.domain_ids.get(name) {
+                    Some(&d) => d,
+                    None => {
+                        let d = self.domains.len() as u32;
+                        self.domains.push((name.into(), Domain::default()));
+                        self.domain_ids.insert(name.into(), d);
+                        d
+                    }
+                };
+                self.hosts.insert(host.as_ref().into(), d);
+                d
+            }
+        };
+        let dom = &mut self.domains[d as usize].1;
+        dom.urls += 1;
+        dom.distinct.insert(h);
+        first_of(&mut dom.first, t.unwrap_or(i64::MAX), text);
+        dom.last = max_opt(dom.last, t);
+        *self.by_year.entry((period.year_only(), d)).or_default() += 1;
+        for g in row.groups {
+            let g = intern(&mut self.group_ids, &mut self.groups, g);
+            let e = self.edges.entry((g, d)).or_default();
+            e.urls += 1;
+            e.first = min_opt(e.first, t);
+            e.last = max_opt(e.last, t);
+            if let Some(y) = period.year() {
+                if let Err(i) = e.years.binary_search(&y) {
+                    e.years.insert(i, y);
+                }
+            }
+        }
+    }
+
+    /// Keeps `url` among the earliest if it is.
+    fn early(&mut self, t: i64, url: &str) {
+        let e = &mut self.earliest;
+        if e.len() == EARLIEST && (t, url) >= (e[EARLIEST - 1].0, &*e[EARLIEST - 1].1) {
+            return;
+        }
+        if let Some(i) = e.iter().position(|(_, u)| **u == *url) {
+            if e[i].0 <= t {
+                return;
+            }
+            e.remove(i);
+        }
+        let at = e.partition_point(|(et, eu)| (*et, &**eu) < (t, url));
+        e.insert(at, (t, url.into()));
+        e.truncate(EARLIEST);
+    }
+
+    /// Adds the counts of `other` (rows counted apart: another thread,
+    /// input or partition).
+    pub fn merge(&mut self, other: Derivatives) {
+        self.urls += other.urls;
+        self.undated += other.undated;
+        self.first = min_opt(self.first, other.first);
+        self.last = max_opt(self.last, other.last);
+        self.distinct.extend(other.distinct);
+        self.messages.extend(other.messages);
+        self.inputs.extend(other.inputs);
+        for (t, u) in other.earliest {
+            self.early(t, &u);
+        }
+        let schemes: Vec<u16> = other
+            .schemes
+            .iter()
+            .map(|n| match self.schemes.iter().position(|m| m == n) {
+                Some(i) => i as u16,
+                None => {
+                    self.schemes.push(n.clone());
+                    (self.schemes.len() - 1) as u16
+                }
+            })
+            .collect();
+        for ((p, s), c) in other.timeline {
+            let mine = self.timeline.entry((p, schemes[s as usize])).or_default();
+            mine.urls += c.urls;
+            mine.distinct.extend(c.distinct);
+            mine.messages.extend(c.messages);
+        }
+        let mut doms = Vec::with_capacity(other.domains.len());
+        for (name, d) in other.domains {
+            let i = match self.domain_ids.get(&name) {
+                Some(&i) => i,
+                None => {
+                    let i = self.domains.len() as u32;
+                    self.domain_ids.insert(name.clone(), i);
+                    self.domains.push((name, Domain::default()));
+                    i
+                }
+            };
+            let mine = &mut self.domains[i as usize].1;
+            mine.urls += d.urls;
+            mine.distinct.extend(d.distinct);
+            if let Some((t, u)) = d.first {
+                first_of(&mut mine.first, t, &u);
+            }
+            mine.last = max_opt(mine.last, d.last);
+            doms.push(i);
+        }
+        for (h, d) in other.hosts {
+            self.hosts.entry(h).or_insert(doms[d as usize]);
+        }
+        for ((p, d), n) in other.by_year {
+            *self.by_year.entry((p, doms[d as usize])).or_default() += n;
+        }
+        let groups: Vec<u32> = other
+            .groups
+            .iter()
+            .map(|g| intern(&mut self.group_ids, &mut self.groups, g))
+            .collect();
+        for ((g, d), e) in other.edges {
+            let mine = self
+                .edges
+                .entry((groups[g as usize], doms[d as usize]))
+                .or_default();
+            mine.urls += e.urls;
+            mine.first = min_opt(mine.first, e.first);
+            mine.last = max_opt(mine.last, e.last);
+            for y in e.years {
+                if let Err(i) = mine.years.binary_search(&y) {
+                    mine.years.insert(i, y);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn periods() {
+        let p = Period::of(Timestamp::parse_user("1994-12-31T23:59:59Z").unwrap());
+        assert_eq!(p.year_month(), Some((1994, 12)));
+        let p = Period::of(Timestamp::parse_user("2000-02-29").unwrap());
+        assert_eq!(p.year_month(), Some((2000, 2)));
+        assert!(p < Period::UNDATED);
+        assert_eq!(Period::UNDATED.year(), None);
+    }
+
+    #[test]
+    fn earliest_keeps_each_url_once_at_its_first_date() {
+        let mut d = Derivatives::new();
+        for i in 0..40i64 {
+            d.early(1000 - i, &format!("http://a/{}", i % 30));
+        }
+        assert_eq!(d.earliest.len(), EARLIEST);
+        assert_eq!(d.earliest[0], (961, "http://a/9".into()));
+        let mut urls: Vec<_> = d.earliest.iter().map(|e| e.1.clone()).collect();
+        urls.sort();
+        urls.dedup();
+        assert_eq!(urls.len(), EARLIEST);
+    }
+}
