@@ -279,6 +279,24 @@ pub struct Args {
     /// Print where wrapped links go (Safe Links, Proofpoint, ...: docs/unwrap.md); --json adds target and via (urlsift --unwrap a.eml)
     #[arg(long, conflicts_with = "parse")]
     pub unwrap: bool,
+    /// Choose URLs in a full-screen list, then open, print or copy them; keys on '?' (urlsift --pick msg.eml)
+    #[arg(long, conflicts_with_all = ["count", "files_with_matches", "json", "tally", "invalid", "parse", "after_context", "before_context", "context", "max_count", "report"])]
+    pub pick: bool,
+    /// With --pick: print the chosen URLs, one a line, instead of opening them (urlsift --pick --print msg | xargs ...)
+    #[arg(long, requires = "pick")]
+    pub print: bool,
+    /// With --pick: open with CMD, split into words once, {} the URL as one argument, no shell (urlsift --pick --run 'chromium {}' msg.eml)
+    #[arg(long, value_name = "CMD", requires = "pick", conflicts_with = "print")]
+    pub run: Option<String>,
+    /// With --pick --run: run CMD with sh -c, {} the URL quoted for the shell
+    #[arg(long, requires = "run")]
+    pub run_shell: bool,
+    /// With --pick: run the opener on the terminal and come back when it ends (w3m, lynx)
+    #[arg(long, requires = "pick", conflicts_with = "print")]
+    pub wait: bool,
+    /// With --pick: leave out naked URLs (the picker reads them by default)
+    #[arg(long, requires = "pick")]
+    pub no_naked: bool,
     /// Files or directories to search ('-' or none: stdin); with --parse, URLs
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
@@ -376,6 +394,21 @@ pub struct Config {
     pub report: Option<PathBuf>,
     /// `--unwrap`: wrappers' targets printed, and in JSON beside the URL.
     pub unwrap: bool,
+    /// `--pick` and how the chosen URLs are acted on.
+    pub pick: Option<PickOpts>,
+}
+
+/// What `--pick` does with the chosen URLs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PickOpts {
+    /// `--print`: write them to stdout and exit.
+    pub print: bool,
+    /// `--run CMD`: the opener's command line (`{}` the URL).
+    pub run: Option<String>,
+    /// `--run-shell`: `--run`'s command goes through `sh -c`.
+    pub shell: bool,
+    /// `--wait`: the opener runs on the terminal, waited for.
+    pub wait: bool,
 }
 
 /// `--files-from` or `--files0-from`: the list's path and what ends each
@@ -500,7 +533,16 @@ impl Args {
         if limits.max_bytes < 8 {
             return Err("--max-bytes must be at least 8".into());
         }
-        if self.form == Some(FormArg::Naked) && !self.naked {
+        // The picker reads naked URLs unless told not to: a person chooses,
+        // so a doubtful candidate costs nothing.
+        let naked = self.naked || (self.pick && !self.no_naked);
+        let pick = self.pick.then(|| PickOpts {
+            print: self.print,
+            run: self.run.clone(),
+            shell: self.run_shell,
+            wait: self.wait,
+        });
+        if self.form == Some(FormArg::Naked) && !naked {
             return Err("--form naked needs --naked".into());
         }
         let defaults = ArchiveOpts::default();
@@ -573,7 +615,7 @@ impl Args {
                 FormArg::Naked => Form::Naked,
                 FormArg::Href => Form::Href,
             }),
-            naked: self.naked,
+            naked,
             unique: self.unique,
             invalid: self.invalid,
             policy: if self.strict {
@@ -613,6 +655,7 @@ impl Args {
             color: self.color,
             hyperlink: self.hyperlink,
             json: self.json,
+            pick,
             report: self.report,
             unwrap: self.unwrap,
         })
@@ -698,6 +741,37 @@ mod tests {
         assert_eq!(cfg(&["--naked", "--form", "naked"]).form, Some(Form::Naked));
         assert!(cfg(&["--naked"]).naked);
         assert!(!cfg(&[]).naked);
+    }
+
+    #[test]
+    fn pick_flags() {
+        let c = cfg(&["--pick"]);
+        assert_eq!(c.pick, Some(PickOpts::default()));
+        assert!(c.naked, "the picker reads naked URLs by default");
+        assert!(!cfg(&["--pick", "--no-naked"]).naked);
+        let c = cfg(&["--pick", "--run", "w3m {}", "--run-shell", "--wait"]);
+        let p = c.pick.unwrap();
+        assert_eq!(p.run.as_deref(), Some("w3m {}"));
+        assert!(p.shell && p.wait && !p.print);
+        assert!(cfg(&["--pick", "--print"]).pick.unwrap().print);
+        assert!(cfg(&["--pick", "--form", "naked"]).naked);
+        // Flags of the picker need it; output modes conflict with it.
+        for bad in [
+            &["--print"][..],
+            &["--run", "x"],
+            &["--pick", "--run-shell"],
+            &["--no-naked"],
+            &["--pick", "--json"],
+            &["--pick", "-c"],
+            &["--pick", "--tally"],
+            &["--pick", "-C", "1"],
+            &["--pick", "-m", "3"],
+            &["--pick", "--report", "out"],
+            &["--pick", "--print", "--run", "x"],
+        ] {
+            assert!(fails(bad), "{bad:?}");
+        }
+        assert_eq!(cfg(&[]).pick, None);
     }
 
     #[test]

@@ -6,6 +6,8 @@ mod generate;
 mod globs;
 mod input;
 mod parse;
+#[cfg(feature = "pick")]
+mod pick;
 mod printer;
 mod progress;
 mod search;
@@ -40,6 +42,15 @@ fn main() {
             None => match args.into_config() {
                 Err(e) => {
                     warn(format_args!("urlsift: {e}"));
+                    2
+                }
+                #[cfg(feature = "pick")]
+                Ok(cfg) if cfg.pick.is_some() => pick::run(cfg),
+                #[cfg(not(feature = "pick"))]
+                Ok(cfg) if cfg.pick.is_some() => {
+                    warn(format_args!(
+                        "urlsift: --pick: built without the pick feature"
+                    ));
                     2
                 }
                 Ok(cfg) => search::run(cfg),

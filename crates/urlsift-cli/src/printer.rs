@@ -20,6 +20,7 @@ use crate::args::{Config, Mode};
 
 pub mod color;
 pub mod context;
+pub mod picked;
 pub mod report;
 pub mod tally;
 pub mod unwrap;
@@ -27,6 +28,7 @@ pub mod unwrap;
 // What the search hands its matches to: the printer's face to the rest of
 // the command (the search never names the printer's modules).
 pub use context::{ContextLines, Mark, OwnLines};
+pub use picked::line_at;
 pub use report::{merge as merge_report, write as write_report};
 pub use tally::Tally;
 
@@ -280,6 +282,8 @@ pub struct Printer {
     context: Option<crate::args::Context>,
     /// See [`Printer::keyed`].
     keyed: bool,
+    /// `--pick`: records for the picker (see [`picked`]).
+    pick: bool,
     /// `--report`: the directory written.
     report: Option<std::path::PathBuf>,
     /// `--unwrap`: a wrapper's target printed in its place.
@@ -484,11 +488,14 @@ impl Printer {
             json: cfg.json,
             context: cfg.context,
             keyed: false,
+            pick: cfg.pick.is_some(),
             report: cfg.report.clone(),
             unwrap: cfg.unwrap,
         };
         // Context output is not records: ContextLines applies -m itself.
-        p.keyed = p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally();
+        // (The picker shows each URL once itself, and keys nothing.)
+        p.keyed =
+            !p.pick && (p.unique || (p.max_count.is_some() && !p.separates_inputs()) || p.tally());
         p
     }
 
@@ -763,6 +770,14 @@ impl Printer {
             // Parsed at most once, when JSON or `-u` first asks.
             let mut url = None;
             let mut parsed = || *url.get_or_insert_with(|| parse(reading));
+            if self.pick {
+                // (`lines`: the raw line around the URL, for its context.)
+                if let Some(url) = parsed() {
+                    picked::push(&mut recs.body, &url.normalized(), m, reading, lines);
+                    recs.count += 1;
+                }
+                continue;
+            }
             match self.mode {
                 Mode::Count | Mode::FilesWithMatches => {}
                 Mode::Report => report::add(recs, name, m, shown),
@@ -966,6 +981,12 @@ impl Printer {
     /// The output mode.
     pub fn mode(&self) -> Mode {
         self.mode
+    }
+
+    /// Whether the records are `--pick`'s (see [`picked`]): the search
+    /// passes each match the raw line around it.
+    pub fn picks(&self) -> bool {
+        self.pick
     }
 
     /// Whether records carry keys for `--unique`.

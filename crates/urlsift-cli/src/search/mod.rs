@@ -107,6 +107,18 @@ pub fn run(cfg: Config) -> i32 {
     if cfg.parse {
         return crate::parse::run_parse(&cfg);
     }
+    let stdout = io::stdout();
+    let out: Box<dyn Write + Send> = if stdout.is_terminal() || cfg.line_buffered {
+        Box::new(io::LineWriter::new(stdout))
+    } else {
+        Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
+    };
+    search(&cfg, out)
+}
+
+/// Searches the inputs of `cfg`, writing the output to `out` (standard
+/// output, or the picker's reader); returns the exit status.
+pub fn search(cfg: &Config, out: Box<dyn Write + Send>) -> i32 {
     let start = Instant::now();
     if let Some(n) = cfg.piece_size {
         set_piece(n);
@@ -131,13 +143,7 @@ pub fn run(cfg: Config) -> i32 {
         Entry::Error(msg) => Err((i, msg)),
         entry => Ok(Arc::new(Input::new(i, entry, show))),
     });
-    let printer = Printer::new(&cfg);
-    let stdout = io::stdout();
-    let out: Box<dyn Write + Send> = if stdout.is_terminal() || cfg.line_buffered {
-        Box::new(io::LineWriter::new(stdout))
-    } else {
-        Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
-    };
+    let printer = Printer::new(cfg);
     let mut sink = Sink::new(out, &printer);
     if cfg.report.is_some() {
         sink.progress = crate::progress::Progress::start(&cfg.paths);

@@ -176,7 +176,7 @@ pub(super) fn search_pieces<R: Read>(
             ),
             None => {
                 let mut recs = new_recs(relative);
-                push.finish_each(&mut |m| push_mime_match(&mut recs, m, start, ctx, name));
+                push.finish_each(&mut |m| push_mime_match(&mut recs, m, start, ctx, name, None));
                 recs
             }
         };
@@ -231,7 +231,8 @@ pub(super) fn search_piece(
             if let Some(mm) = map {
                 m.set_message(mm.lookup(m.offset()).cloned());
             }
-            ctx.printer.push_match(&mut recs, name, m);
+            ctx.printer
+                .push_match_with(&mut recs, name, m, pick_line(ctx, p, m));
         },
     );
     (recs, lf)
@@ -266,7 +267,7 @@ pub(super) fn search_piece_mime(
     let bytes = &p.bytes()[..p.limit];
     let before = counted.lines;
     push.feed_each(bytes, &mut |m| {
-        push_mime_match(&mut recs, m, start, ctx, name);
+        push_mime_match(&mut recs, m, start, ctx, name, Some(p));
         if m.offset() > counted.pos {
             counted.pos = m.offset();
             counted.lines = m.line() - 1;
@@ -285,9 +286,30 @@ pub(super) fn search_piece_mime(
 /// Formats a match of a stream's MIME push scanner, whose offsets count
 /// from `start` (it carries its message, the innermost forwarded one in a
 /// forwarded message).
-fn push_mime_match(recs: &mut Recs, m: &mut Match, start: u64, ctx: Ctx<'_>, name: &InputName) {
+fn push_mime_match(
+    recs: &mut Recs,
+    m: &mut Match,
+    start: u64,
+    ctx: Ctx<'_>,
+    name: &InputName,
+    piece: Option<&Piece>,
+) {
     m.rebase(start, 0);
-    ctx.printer.push_match(recs, name, m);
+    match piece.and_then(|p| pick_line(ctx, p, m)) {
+        Some(line) => ctx.printer.push_match_with(recs, name, m, Some(line)),
+        None => ctx.printer.push_match(recs, name, m),
+    }
+}
+
+/// For `--pick`: the raw line around `m` (moved to the input's offsets)
+/// when it lies in `p` and is readable as it stands (not base64).
+#[inline]
+fn pick_line<'p>(ctx: Ctx<'_>, p: &'p Piece, m: &Match) -> Option<&'p [u8]> {
+    if !ctx.printer.picks() || m.encoding() == Some(urlsift::Encoding::Base64) {
+        return None;
+    }
+    let at = usize::try_from(m.offset().checked_sub(p.offset)?).ok()?;
+    (at < p.bytes().len()).then(|| crate::printer::line_at(p.bytes(), at))
 }
 
 /// Scans a piece of an input read in order (context output, `--raw`),
