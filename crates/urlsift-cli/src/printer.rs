@@ -29,7 +29,7 @@ pub mod unwrap;
 // the command (the search never names the printer's modules).
 pub use context::{ContextLines, Mark, OwnLines};
 pub use picked::line_at;
-pub use report::{merge as merge_report, write as write_report};
+pub use report::{count as count_report, write as write_report};
 pub use tally::Tally;
 
 use color::{Paint, Style};
@@ -99,14 +99,20 @@ pub struct Recs {
     /// The JSON message fields last written and whose they are: the
     /// matches of one message share them, written once.
     pub message_json: Option<(Arc<MessageInfo>, Vec<u8>)>,
-    /// With `--report`: the derivatives of the matches.
-    pub report: Option<Box<urlsift_report::Derivatives>>,
+    /// With `--report`: the URLs to count.
+    pub report: Option<Box<report::Found>>,
 }
 
 impl Recs {
     /// Appends `other` (a later part of the same input).
     pub fn append(&mut self, mut other: Recs) {
-        report::merge(&mut other.report, self.report.take());
+        if let Some(mine) = self.report.take() {
+            let mut all = mine;
+            if let Some(theirs) = other.report.take() {
+                all.append(*theirs);
+            }
+            other.report = Some(all);
+        }
         if self.body.is_empty() && self.keys.is_empty() && self.lines.is_empty() {
             // The common case (one piece per small file): a move, not a copy.
             let count = self.count;

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use urlsift::{Timestamp, Url};
 
 use crate::domain::{host_of, registrable};
-use crate::hash::{hash, Set};
+use crate::hash::{hash, IdMap, Set};
 
 /// How many of the earliest distinct URLs are kept.
 pub const EARLIEST: usize = 25;
@@ -169,16 +169,16 @@ pub struct Derivatives {
     pub(crate) inputs: Set,
     /// Scheme names (lower case), indexed by the timeline's keys.
     pub(crate) schemes: Vec<Box<str>>,
-    pub(crate) timeline: HashMap<(Period, u16), Cell>,
+    pub(crate) timeline: IdMap<(Period, u16), Cell>,
     /// Domain names and their index.
     pub(crate) domain_ids: HashMap<Box<str>, u32>,
     pub(crate) domains: Vec<(Box<str>, Domain)>,
     /// Each host met and the domain it counts under.
     pub(crate) hosts: HashMap<Box<str>, u32>,
-    pub(crate) by_year: HashMap<(Period, u32), u64>,
+    pub(crate) by_year: IdMap<(Period, u32), u64>,
     pub(crate) group_ids: HashMap<Box<str>, u32>,
     pub(crate) groups: Vec<Box<str>>,
-    pub(crate) edges: HashMap<(u32, u32), Edge>,
+    pub(crate) edges: IdMap<(u32, u32), Edge>,
     /// The earliest distinct dated URLs, sorted by date and text, at most
     /// [`EARLIEST`].
     pub(crate) earliest: Vec<(i64, Box<str>)>,

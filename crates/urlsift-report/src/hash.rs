@@ -51,6 +51,42 @@ impl std::hash::Hasher for Prehashed {
     }
 }
 
+/// A hasher for the maps keyed by small numbers of this crate's own
+/// (indices, periods): a multiply per word, far cheaper than std's SipHash,
+/// which the maps keyed by the input's strings keep.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ids(u64);
+
+impl Ids {
+    #[inline]
+    fn mix(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(26) ^ v).wrapping_mul(K2);
+    }
+}
+
+impl std::hash::Hasher for Ids {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.mix(u64::from(b));
+        }
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.mix(u64::from(v));
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.mix(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.mix(v);
+    }
+}
+
+/// A map keyed by numbers of this crate's own.
+pub type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Ids>>;
+
 /// A set of [`hash`] values.
 pub type Set = std::collections::HashSet<u64, std::hash::BuildHasherDefault<Prehashed>>;
 

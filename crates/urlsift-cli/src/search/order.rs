@@ -1,7 +1,7 @@
 //! Ordered output: units written in input order whoever finishes them, and the sink that writes.
 
 use crate::args::Mode;
-use crate::printer::{merge_report, write_report, Printer, Recs, Tally};
+use crate::printer::{count_report, write_report, Printer, Recs, Tally};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +28,7 @@ pub(super) struct Sink<'a> {
     /// With context lines: whether an input has written some, and whether
     /// the current one has (`--` goes between inputs).
     pub(super) wrote: (bool, bool),
-    /// With `--report`: the derivatives of the inputs written so far.
+    /// With `--report`: the derivatives of the URLs written so far.
     pub(super) report: Option<Box<urlsift_report::Derivatives>>,
     /// With `--report` on a terminal: the progress bar.
     pub(super) progress: Option<crate::progress::Progress>,
@@ -70,7 +70,7 @@ impl<'a> Sink<'a> {
 
     /// Writes `r`, its relative line numbers moved by `base`.
     pub(super) fn write_recs(&mut self, mut r: Recs, base: u64) -> io::Result<()> {
-        merge_report(&mut self.report, r.report.take());
+        count_report(&mut self.report, r.report.take());
         let n = if self.printer.keyed() {
             r.shift_lines(base);
             self.buf.clear();
