@@ -189,6 +189,15 @@ impl At {
     }
 }
 
+/// The place of a tag's `<`, looked up when it is needed: inner offset,
+/// its line start and the line difference then, which give the same
+/// [`At`] as a look-up at once while the map still holds the offset.
+#[derive(Clone, Copy, Debug)]
+enum Lt {
+    Known(At),
+    Pending { j: u64, ls: u64, hdelta: i64 },
+}
+
 /// The `href` value being read (its bytes are [`Part::value`]).
 #[derive(Debug)]
 struct Value {
@@ -207,7 +216,10 @@ struct Tag {
     len: usize,
     /// What the name means, once it is read.
     class: Class,
-    lt: At,
+    /// The place of its `<`: looked up only when a line end or a text
+    /// `<` needs it (most tags need none), else before the part's map
+    /// forgets it (see [`Lt`]).
+    lt: Lt,
     /// The attribute name being read (only `href` matters).
     attr: [u8; 4],
     attr_len: usize,
@@ -521,7 +533,7 @@ impl Part {
                 name: [0; NAME],
                 len: 0,
                 class: Class::Other,
-                lt: At::default(),
+                lt: Lt::Known(At::default()),
                 attr: [0; 4],
                 attr_len: 0,
                 href_seen: false,
@@ -591,6 +603,24 @@ impl Part {
         }
     }
 
+    /// The place of the tag's `<` (looked up once).
+    fn lt(&mut self) -> At {
+        let at = match self.tag.lt {
+            Lt::Known(at) => return at,
+            Lt::Pending { j, ls, hdelta } => match self.map.locate(j, j.saturating_sub(ls)) {
+                Some((r, col, delta)) => At {
+                    r,
+                    col,
+                    delta: delta + hdelta,
+                    hdelta,
+                },
+                None => At::default(),
+            },
+        };
+        self.tag.lt = Lt::Known(at);
+        at
+    }
+
     /// Takes what it can of the buffer, writing text to `out` (in
     /// `place`) and hrefs to `found`; `eof` ends the part.
     pub fn pump(&mut self, out: &mut Out<'_>, found: &mut Found, eof: bool) {
@@ -608,6 +638,9 @@ impl Part {
             }
         }
         self.count(&buf, i);
+        // The map forgets what is taken: the `<` of a tag still read is
+        // placed while it holds it.
+        self.lt();
         if eof {
             self.close_anchor(found, out.d());
         }
@@ -699,7 +732,7 @@ impl Part {
     /// A line end stands here (rule 21), unless the text has one.
     fn line_end(&mut self) {
         if !self.nl && self.pend.is_none() {
-            self.pend = Some(self.tag.lt);
+            self.pend = Some(self.lt());
         }
     }
 
@@ -864,7 +897,11 @@ impl Part {
                     let p = i + k;
                     if buf[p] == b'<' {
                         self.count(buf, p);
-                        self.tag.lt = self.at(self.base + p as u64);
+                        self.tag.lt = Lt::Pending {
+                            j: self.base + p as u64,
+                            ls: self.ls,
+                            hdelta: self.hdelta,
+                        };
                         self.state = State::TagOpen;
                         Ok(p + 1)
                     } else {
@@ -1106,7 +1143,7 @@ impl Part {
         if !self.before_text(lit, out) {
             return;
         }
-        let at = self.tag.lt;
+        let at = self.lt();
         out.map.push(
             Run {
                 d: out.d(),
