@@ -331,8 +331,8 @@ impl Collector {
     /// The first bytes of the lines that matter to an idle collector: the
     /// first letters of the names it reads, and those of an empty line.
     pub const FIRST: [u8; 16] = [
-        b'\n', b'\r', b'C', b'c', b'D', b'd', b'L', b'l', b'M', b'm', b'N', b'n', b'P', b'p',
-        b'S', b's',
+        b'\n', b'\r', b'C', b'c', b'D', b'd', b'L', b'l', b'M', b'm', b'N', b'n', b'P', b'p', b'S',
+        b's',
     ];
 
     /// The mbox `From ` line that starts the message.
