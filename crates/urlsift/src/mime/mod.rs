@@ -175,9 +175,9 @@ pub(crate) struct Reader {
     b64: base64::State,
     /// The content type last given to a text part's matches.
     last_content_type: Option<Arc<str>>,
-    /// The charset label last read from a text part's `Content-Type`, and
-    /// its charset (most parts of an input name the same one).
-    last_charset: (Vec<u8>, Option<Charset>),
+    /// The charset labels last read from text parts' `Content-Type`s
+    /// (most parts of an input name one of a few), with their charsets.
+    last_charsets: Vec<(Vec<u8>, Option<Charset>)>,
     /// The settings (which HTML is read, and how hrefs are judged).
     cfg: Scanner,
     /// The HTML part being read (rules 18 to 22): the decoders write its
@@ -230,7 +230,7 @@ impl Reader {
             forwarded: None,
             b64: base64::State::default(),
             last_content_type: None,
-            last_charset: (Vec::new(), None),
+            last_charsets: Vec::new(),
         }
     }
 
@@ -736,16 +736,20 @@ impl Reader {
         }
     }
 
-    /// The charset `label` names, when known and not UTF-8; the last one
-    /// found serves again for the same label.
+    /// The charset `label` names, when known and not UTF-8; the last few
+    /// found serve again for the same label (in any case).
     fn charset_of(&mut self, label: &[u8]) -> Option<Charset> {
-        let (last, charset) = &mut self.last_charset;
-        if last.as_slice() != label {
-            last.clear();
-            last.extend_from_slice(label);
-            *charset = Charset::for_label(label).filter(|c| !c.is_utf8());
+        const KEPT: usize = 4;
+        let cache = &mut self.last_charsets;
+        if let Some(&(_, c)) = cache.iter().find(|(l, _)| l.eq_ignore_ascii_case(label)) {
+            return c;
         }
-        *charset
+        let c = Charset::for_label(label).filter(|c| !c.is_utf8());
+        if cache.len() == KEPT {
+            cache.remove(0);
+        }
+        cache.push((label.to_vec(), c));
+        c
     }
 
     /// `type/subtype` in lower case, for the matches of a text part; the
