@@ -777,9 +777,12 @@ impl Printer {
             let mut url = None;
             let mut parsed = || *url.get_or_insert_with(|| parse(reading));
             if self.pick {
-                // (`lines`: the raw line around the URL, for its context.)
+                // The context: an HTML link's text, else the raw line
+                // around the URL (`lines`).
+                let context = m.anchor().filter(|a| !a.is_empty()).map(str::as_bytes);
                 if let Some(url) = parsed() {
-                    picked::push(&mut recs.body, &url.normalized(), m, reading, lines);
+                    let context = context.or(lines);
+                    picked::push(&mut recs.body, &url.normalized(), m, reading, context);
                     recs.count += 1;
                 }
                 continue;

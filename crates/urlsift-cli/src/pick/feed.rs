@@ -91,7 +91,9 @@ impl Feed {
                 form: r.form,
                 count: 1,
                 context: String::from_utf8_lossy(r.context.trim_ascii()).into_owned(),
-                target: None,
+                // Where a wrapped link goes (Safe Links, Proofpoint, ...),
+                // shown beside it; the wrapper stays what is opened.
+                target: urlsift::unwrap(r.url).target().map(str::to_owned),
             }),
         }
     }

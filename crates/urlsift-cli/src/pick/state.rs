@@ -65,6 +65,9 @@ pub enum Action {
     Mark,
     /// Act on the marked URLs, or the selected one.
     Act,
+    /// As [`Action::Act`], on where wrapped links go (their targets)
+    /// instead of the wrappers.
+    ActTarget,
     /// Copy the selected URL.
     Copy,
     /// Show or hide the context lines.
@@ -209,17 +212,23 @@ impl PickState {
                     }
                 }
             }
-            Action::Act => {
+            Action::Act | Action::ActTarget => {
+                // The wrapper is opened unless its target is asked for: the
+                // wrapper is what the mail gateway logs and checks.
+                let of = |e: &Entry| match (&action, &e.target) {
+                    (Action::ActTarget, Some(t)) => t.clone(),
+                    _ => e.url.clone(),
+                };
                 let urls: Vec<String> = if self.marks > 0 {
                     let urls = (self.marked.iter().enumerate())
                         .filter(|(_, &m)| m)
-                        .map(|(i, _)| self.entries[i].url.clone())
+                        .map(|(i, _)| of(&self.entries[i]))
                         .collect();
                     self.marked.iter_mut().for_each(|m| *m = false);
                     self.marks = 0;
                     urls
                 } else {
-                    self.selected().map(|e| e.url.clone()).into_iter().collect()
+                    self.selected().map(of).into_iter().collect()
                 };
                 if urls.is_empty() {
                     self.note = Some("nothing to open".into());
@@ -431,6 +440,29 @@ mod tests {
         assert_eq!(s.apply(Action::Act), Effect::None);
         assert_eq!(s.last_note(), Some("nothing to open"));
         assert_eq!(s.apply(Action::Quit), Effect::Quit);
+    }
+
+    #[test]
+    fn opens_the_wrapper_unless_the_target_is_asked_for() {
+        let mut s = PickState::new();
+        let wrapper = "https://urldefense.com/v3/__https://example.com/__;!!x$";
+        let mut e = entry(wrapper, "");
+        e.target = Some("https://example.com/".into());
+        s.extend(Batch {
+            new: vec![e, entry("http://plain.example/", "")],
+            counts: vec![],
+        });
+        assert_eq!(s.apply(Action::Act), Effect::Act(vec![wrapper.into()]));
+        assert_eq!(
+            s.apply(Action::ActTarget),
+            Effect::Act(vec!["https://example.com/".into()])
+        );
+        // A URL that is no wrapper is itself its target.
+        s.apply(Action::Down);
+        assert_eq!(
+            s.apply(Action::ActTarget),
+            Effect::Act(vec!["http://plain.example/".into()])
+        );
     }
 
     #[test]

@@ -157,7 +157,7 @@ pub fn search(cfg: &Config, out: Box<dyn Write + Send>) -> i32 {
         .naked(cfg.naked)
         .fields(cfg.compute)
         // Only `--json` prints links' texts.
-        .anchor_text(cfg.json);
+        .anchor_text(cfg.json || cfg.pick.is_some());
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,
