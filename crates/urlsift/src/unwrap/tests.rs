@@ -164,7 +164,7 @@ fn proofpoint_v3() {
     );
     // Runs count UTF-8 bytes: `w60` is the two bytes of U+00ED, one `**A`
     // run; written back percent-encoded (cardi/proofpoint-url-decoder
-    // issue 7, its tail cut).
+    // GitHub issue #7, its tail cut).
     unwraps(
         "https://urldefense.com/v3/__https://es.linkedin.com/in/pastora-mart**Anez-samper-3049818__;w60!!D9dNQwwGXtA!VCWZpmS3jIZRe5xmjoL0_MX9ZUWwcPFyz6CnsBeDuRVdXGZbS1iTRYZ19iLt7VCJmmzf528Jpli6tlesUnQ$",
         &["proofpoint-v3"],
