@@ -66,12 +66,15 @@ const MAIL_ALIASES: [(&[u8], &[u8]); 10] = [
 ];
 
 impl Charset {
-    /// UTF-8.
-    #[cfg(feature = "charsets")]
-    pub const UTF_8: Charset = Charset(encoding_rs::UTF_8);
-    /// UTF-8.
-    #[cfg(not(feature = "charsets"))]
-    pub const UTF_8: Charset = Charset(Inner::Utf8);
+    /// UTF-8. (A function, not a constant: `encoding_rs` gives its
+    /// encodings as statics, which a constant may name only from Rust 1.83,
+    /// past the library's minimum.)
+    pub fn utf_8() -> Charset {
+        #[cfg(feature = "charsets")]
+        return Charset(encoding_rs::UTF_8);
+        #[cfg(not(feature = "charsets"))]
+        return Charset(Inner::Utf8);
+    }
 
     /// The charset a label names (any case, blanks around it ignored), or
     /// `None` for a label not known (see [`Charset`]).
@@ -104,7 +107,7 @@ impl Charset {
             ];
             let is = |set: &[&[u8]]| set.iter().any(|n| n.eq_ignore_ascii_case(label));
             if is(&UTF8) {
-                Some(Charset::UTF_8)
+                Some(Charset::utf_8())
             } else if is(&LATIN1) {
                 Some(Charset(Inner::Latin1))
             } else {
@@ -126,7 +129,7 @@ impl Charset {
 
     /// Whether it is UTF-8 (whose bytes need no decoding).
     pub fn is_utf8(self) -> bool {
-        self == Charset::UTF_8
+        self == Charset::utf_8()
     }
 
     /// Whether its text's ASCII bytes are ASCII characters, each alone:
