@@ -140,6 +140,7 @@ def tabular(rows):
             if k == "warnings":
                 t["encoding"] = r.get("encoding")
                 t["content_type"] = r.get("content_type")
+                t["anchor"] = r.get("anchor")
             if k not in t:
                 t[k] = v
         out.append(t)
