@@ -222,7 +222,9 @@ fn decode_whatwg(
     }
 }
 
-fn trim(v: &[u8]) -> &[u8] {
+/// `v` without ASCII whitespace around it (`<[u8]>::trim_ascii` is newer
+/// than the library's minimum Rust).
+pub(crate) fn trim(v: &[u8]) -> &[u8] {
     let s = v
         .iter()
         .position(|b| !b.is_ascii_whitespace())

@@ -271,17 +271,7 @@ pub(crate) struct Values {
 /// their matches are handed on (a few megabytes at most).
 const SPARE_KEPT: usize = 1024;
 
-fn trim(v: &[u8]) -> &[u8] {
-    let s = v
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(v.len());
-    let e = v
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(s, |e| e + 1);
-    &v[s..e]
-}
+use crate::charset::trim;
 
 /// At most [`VALUE_CAP`] bytes of `v`, in a spare buffer if there is one.
 fn capped(spare: &mut Vec<Vec<u8>>, v: &[u8]) -> Vec<u8> {
