@@ -131,27 +131,20 @@ set +e
 crc=$?
 set -e
 [ "$crc" = 2 ] || fail "the command exited $crc, not 2"
-python3 - "$work" <<'EOF'
+python3 - "$work" "$root/crates/urlsift-py/tests" <<'EOF'
 import json, pathlib, sys
 work = pathlib.Path(sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from rows import tabular  # the tests' reading of the command's objects as rows
 
-def tabular(r):
-    # A table has one schema: the fields the command leaves out where they
-    # do not apply, null.
-    t = {"path": r["path"], "member": r.get("member")}
-    for k, v in r.items():
-        if k == "warnings":
-            t["encoding"] = r.get("encoding")
-            t["content_type"] = r.get("content_type")
-        t.setdefault(k, v)
-    return t
-
-want = [tabular(json.loads(l)) for l in (work / "command.jsonl").read_text().splitlines()]
+want = tabular(json.loads(l) for l in (work / "command.jsonl").read_text().splitlines())
 got = [json.loads(l) for p in sorted((work / "out").glob("part-*"))
        for l in p.read_text().splitlines()]
 if got != want:
     bad = next(i for i, (a, b) in enumerate(zip(got + [None] * len(want), want + [None] * len(got))) if a != b)
-    sys.exit(f"the job's rows differ from the command's: {len(got)} vs {len(want)}, first at {bad}")
+    a, b = (got + [{}] * len(want))[bad], (want + [{}] * len(got))[bad]
+    keys = sorted(k for k in set(a) | set(b) if a.get(k, ...) != b.get(k, ...))
+    sys.exit(f"the job's rows differ from the command's: {len(got)} vs {len(want)}, first at {bad} in {keys}")
 errors = [json.loads(l) for p in sorted((work / "out/_errors").glob("part-*"))
           for l in p.read_text().splitlines()]
 said = (work / "command.err").read_text().strip()

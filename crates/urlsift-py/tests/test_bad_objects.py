@@ -20,6 +20,7 @@ import zipfile
 import pytest
 
 import urlsift
+from rows import tabular
 
 fsspec = pytest.importorskip("fsspec")
 pytest.importorskip("s3fs")
@@ -130,21 +131,6 @@ def uri(name):
     return f"s3://{BUCKET}/corpus/{name}"
 
 
-def tabular(rows):
-    """The command's objects as the job's rows: a table has one schema, the
-    fields the command leaves out where they do not apply null."""
-    out = []
-    for r in rows:
-        t = {"path": r["path"], "member": r.get("member")}
-        for k, v in r.items():
-            if k == "warnings":
-                t["encoding"] = r.get("encoding")
-                t["content_type"] = r.get("content_type")
-                t["anchor"] = r.get("anchor")
-            if k not in t:
-                t[k] = v
-        out.append(t)
-    return out
 
 
 def test_the_store_denies_what_it_should(store):

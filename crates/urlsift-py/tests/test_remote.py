@@ -17,6 +17,7 @@ import zipfile
 import pytest
 
 import urlsift
+from rows import tabular
 
 fsspec = pytest.importorskip("fsspec")
 pytest.importorskip("s3fs")
@@ -302,21 +303,6 @@ def test_ranges_of_a_large_file_give_the_rows_of_the_whole(corpus):
     assert parts == [r for batch in whole for r in batch]
 
 
-def tabular(rows):
-    """The command's objects with the fields it leaves out where they do not
-    apply, null: a table has one schema."""
-    out = []
-    for r in rows:
-        t = {"path": r["path"], "member": r.get("member")}
-        for k, v in r.items():
-            if k == "warnings":
-                t["encoding"] = r.get("encoding")
-                t["content_type"] = r.get("content_type")
-                t["anchor"] = r.get("anchor")
-            if k not in t:
-                t[k] = v
-        out.append(t)
-    return out
 
 
 def run_job(root, *args):

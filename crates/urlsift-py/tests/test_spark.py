@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import urlsift
+from rows import tabular
 
 pyspark = pytest.importorskip("pyspark")
 
@@ -25,23 +26,6 @@ def job(root, *args):
     )
 
 
-def tabular(rows):
-    """The command's objects with the fields it leaves out where they do not
-    apply (``member``, ``encoding``, ``content_type``): a table has one
-    schema, null there."""
-    out = []
-    for row in rows:
-        t = {}
-        for k, v in row.items():
-            if k == "warnings":
-                t.setdefault("encoding", None)
-                t.setdefault("content_type", None)
-                t.setdefault("anchor", None)
-            if k == "line":
-                t.setdefault("member", None)
-            t[k] = v
-        out.append(t)
-    return out
 
 
 def read_rows(out_dir):
