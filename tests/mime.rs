@@ -172,6 +172,40 @@ body <http://body.example/b>\n"
     }
 }
 
+/// A header line whose first word runs on longer than the reader holds
+/// before a colon is a field (so a continuation after it does not join the
+/// `Content-Transfer-Encoding` before) however the input is cut: whether
+/// it is one is decided by the bytes after the cut.
+#[test]
+fn a_field_name_longer_than_the_hold_reads_alike_in_any_chunks() {
+    let long = "x".repeat(2000);
+    let mail = format!(
+        "Content-Transfer-Encoding: quoted-printable\n\
+         {long}<URL:http://a.example/>\n\
+         \x20 y/z\n\
+         \n\
+         <http://q.example/a=\nb=3Dc>\n"
+    );
+    let mail = mail.as_bytes();
+    let s = Scanner::new();
+    let whole = keys(&s.extract(mail));
+    assert!(
+        whole
+            .iter()
+            .any(|k| k.starts_with("http://q.example/ab=c ")),
+        "{whole:?}"
+    );
+    for size in (1..40).chain(900..1100) {
+        let mut push = PushScanner::with_buffer(s, 1);
+        let mut got = Vec::new();
+        for chunk in mail.chunks(size) {
+            push.feed_each(chunk, &mut |m| got.push(key(m)));
+        }
+        push.finish_each(&mut |m| got.push(key(m)));
+        assert_eq!(got, whole, "chunks of {size}");
+    }
+}
+
 #[test]
 fn encoded_matches_say_where_they_were_found() {
     let c = cases();

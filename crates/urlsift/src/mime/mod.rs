@@ -124,6 +124,11 @@ struct Header {
     line: Vec<u8>,
     /// Length of the kept field line's name and colon.
     name: usize,
+    /// The line being read, cut before its end, is so far all field-name
+    /// bytes: whether it is a field is decided by what follows the cut,
+    /// as it would be with the whole line at hand (a name can be longer
+    /// than the reader holds; no `Content-*` name is).
+    name_open: bool,
     /// The entity is a forwarded message (a `message/rfc822` or
     /// `message/news` part): its header's fields are read.
     forwarded: bool,
@@ -1076,6 +1081,7 @@ impl Reader {
             let h = &mut self.header;
             h.line.clear();
             h.keep = None;
+            h.name_open = false;
             let first = raw[a];
             if first == b' ' || first == b'\t' {
                 if matches!(h.last, Field::ContentType | Field::Encoding) {
@@ -1097,7 +1103,21 @@ impl Reader {
                         h.keep = Some(false);
                         h.name = name + 1;
                     }
+                } else {
+                    h.name_open = name > 0 && a + name == e;
                 }
+            }
+        } else if self.header.name_open {
+            // The rest of a line cut inside its first word.
+            let h = &mut self.header;
+            let more = field_name(&raw[a..e]);
+            match raw[a..e].get(more) {
+                Some(b':') => {
+                    h.name_open = false;
+                    h.last = Field::Other;
+                }
+                Some(_) => h.name_open = false,
+                None => {}
             }
         }
         let h = &mut self.header;
