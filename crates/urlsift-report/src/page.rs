@@ -73,7 +73,7 @@ const DEFS: &str = concat!(
 
 fn esc(v: &str) -> String {
     let mut s = String::with_capacity(v.len());
-    xml(&mut s, v);
+    xml(&mut s, v).expect("a String takes every write");
     s
 }
 

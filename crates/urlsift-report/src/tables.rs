@@ -3,8 +3,8 @@
 //! `graph.gexf` and `graph.graphml`. Every order is a sort on the values,
 //! so the same rows give the same bytes however they were counted.
 
-use std::fmt::Write as _;
-use std::io;
+use std::fmt;
+use std::io::{self, Write as _};
 use std::path::Path;
 
 use urlsift::Timestamp;
@@ -207,64 +207,78 @@ impl Tables {
 
     /// `timeline.csv`.
     pub fn timeline_csv(&self) -> String {
-        let mut s = String::from("year,month,scheme,urls,distinct_urls,messages\n");
+        text(|s| self.timeline_csv_to(s))
+    }
+
+    fn timeline_csv_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
+        s.write_str("year,month,scheme,urls,distinct_urls,messages\n")?;
         for r in &self.timeline {
             match r.period {
-                Some((y, m)) => write!(s, "{y},{m},"),
-                None => write!(s, ",,"),
+                Some((y, m)) => write!(s, "{y},{m},")?,
+                None => s.write_str(",,")?,
             }
-            .ok();
-            csv_field(&mut s, &r.scheme);
-            writeln!(s, ",{},{},{}", r.urls, r.distinct_urls, r.messages).ok();
+            csv_field(s, &r.scheme)?;
+            writeln!(s, ",{},{},{}", r.urls, r.distinct_urls, r.messages)?;
         }
-        s
+        Ok(())
     }
 
     /// `domains.csv`.
     pub fn domains_csv(&self) -> String {
-        let mut s =
-            String::from("domain,urls,distinct_urls,hosts,first_date,last_date,first_url\n");
+        text(|s| self.domains_csv_to(s))
+    }
+
+    fn domains_csv_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
+        s.write_str("domain,urls,distinct_urls,hosts,first_date,last_date,first_url\n")?;
         for r in &self.domains {
-            csv_field(&mut s, &r.domain);
-            write!(s, ",{},{},{},", r.urls, r.distinct_urls, r.hosts).ok();
-            date(&mut s, r.first_date);
-            s.push(',');
-            date(&mut s, r.last_date);
-            s.push(',');
-            csv_field(&mut s, &r.first_url);
-            s.push('\n');
+            csv_field(s, &r.domain)?;
+            write!(s, ",{},{},{},", r.urls, r.distinct_urls, r.hosts)?;
+            date(s, r.first_date)?;
+            s.write_char(',')?;
+            date(s, r.last_date)?;
+            s.write_char(',')?;
+            csv_field(s, &r.first_url)?;
+            s.write_char('\n')?;
         }
-        s
+        Ok(())
     }
 
     /// `domains-by-year.csv`.
     pub fn by_year_csv(&self) -> String {
-        let mut s = String::from("year,domain,urls\n");
+        text(|s| self.by_year_csv_to(s))
+    }
+
+    fn by_year_csv_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
+        s.write_str("year,domain,urls\n")?;
         for (y, d, n) in &self.by_year {
             if let Some(y) = y {
-                write!(s, "{y}").ok();
+                write!(s, "{y}")?;
             }
-            s.push(',');
-            csv_field(&mut s, d);
-            writeln!(s, ",{n}").ok();
+            s.write_char(',')?;
+            csv_field(s, d)?;
+            writeln!(s, ",{n}")?;
         }
-        s
+        Ok(())
     }
 
     /// `groups.csv`.
     pub fn groups_csv(&self) -> String {
-        let mut s = String::from("group,domain,urls,first_date,last_date\n");
+        text(|s| self.groups_csv_to(s))
+    }
+
+    fn groups_csv_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
+        s.write_str("group,domain,urls,first_date,last_date\n")?;
         for r in &self.groups {
-            csv_field(&mut s, &r.group);
-            s.push(',');
-            csv_field(&mut s, &r.domain);
-            write!(s, ",{},", r.urls).ok();
-            date(&mut s, r.first_date);
-            s.push(',');
-            date(&mut s, r.last_date);
-            s.push('\n');
+            csv_field(s, &r.group)?;
+            s.write_char(',')?;
+            csv_field(s, &r.domain)?;
+            write!(s, ",{},", r.urls)?;
+            date(s, r.first_date)?;
+            s.write_char(',')?;
+            date(s, r.last_date)?;
+            s.write_char('\n')?;
         }
-        s
+        Ok(())
     }
 
     /// The nodes of the graph: groups then domains, each sorted, with the
@@ -283,8 +297,12 @@ impl Tables {
     /// `graph.gexf`: groups and domains as nodes, one edge per group and
     /// domain weighted by URLs, the years as spells (Gephi's timeline).
     pub fn gexf(&self) -> String {
+        text(|s| self.gexf_to(s))
+    }
+
+    fn gexf_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
         let (groups, domains) = self.nodes();
-        let mut s = String::from(concat!(
+        s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<gexf xmlns=\"http://gexf.net/1.3\" version=\"1.3\">\n",
             "  <meta><creator>urlsift</creator><description>newsgroups and lists linking registrable domains</description></meta>\n",
@@ -292,56 +310,58 @@ impl Tables {
             "    <attributes class=\"node\"><attribute id=\"kind\" title=\"kind\" type=\"string\"/></attributes>\n",
             "    <attributes class=\"edge\"><attribute id=\"first_date\" title=\"first_date\" type=\"string\"/><attribute id=\"last_date\" title=\"last_date\" type=\"string\"/></attributes>\n",
             "    <nodes>\n"
-        ));
-        let spells = |s: &mut String, years: &[u32]| {
+        ))?;
+        fn spells(s: &mut impl fmt::Write, years: &[u32]) -> fmt::Result {
             if years.is_empty() {
-                return;
+                return Ok(());
             }
-            s.push_str("<spells>");
+            s.write_str("<spells>")?;
             for y in years {
-                write!(s, "<spell start=\"{y}-01-01\" end=\"{y}-12-31\"/>").ok();
+                write!(s, "<spell start=\"{y}-01-01\" end=\"{y}-12-31\"/>")?;
             }
-            s.push_str("</spells>");
-        };
+            s.write_str("</spells>")
+        }
         for (kind, list) in [("group", &groups), ("domain", &domains)] {
             for (name, years) in list.iter() {
-                s.push_str("      <node id=\"");
-                xml(&mut s, &node_id(kind, name));
-                s.push_str("\" label=\"");
-                xml(&mut s, name);
+                s.write_str("      <node id=\"")?;
+                node_id(s, kind, name)?;
+                s.write_str("\" label=\"")?;
+                xml(s, name)?;
                 write!(
                     s,
                     "\"><attvalues><attvalue for=\"kind\" value=\"{kind}\"/></attvalues>"
-                )
-                .ok();
-                spells(&mut s, years);
-                s.push_str("</node>\n");
+                )?;
+                spells(s, years)?;
+                s.write_str("</node>\n")?;
             }
         }
-        s.push_str("    </nodes>\n    <edges>\n");
+        s.write_str("    </nodes>\n    <edges>\n")?;
         for (i, r) in self.groups.iter().enumerate() {
-            write!(s, "      <edge id=\"{i}\" source=\"").ok();
-            xml(&mut s, &node_id("group", &r.group));
-            s.push_str("\" target=\"");
-            xml(&mut s, &node_id("domain", &r.domain));
-            write!(s, "\" weight=\"{}\"><attvalues>", r.urls).ok();
+            write!(s, "      <edge id=\"{i}\" source=\"")?;
+            node_id(s, "group", &r.group)?;
+            s.write_str("\" target=\"")?;
+            node_id(s, "domain", &r.domain)?;
+            write!(s, "\" weight=\"{}\"><attvalues>", r.urls)?;
             for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
                 if let Some(v) = v {
-                    write!(s, "<attvalue for=\"{k}\" value=\"{v}\"/>").ok();
+                    write!(s, "<attvalue for=\"{k}\" value=\"{v}\"/>")?;
                 }
             }
-            s.push_str("</attvalues>");
-            spells(&mut s, &r.years);
-            s.push_str("</edge>\n");
+            s.write_str("</attvalues>")?;
+            spells(s, &r.years)?;
+            s.write_str("</edge>\n")?;
         }
-        s.push_str("    </edges>\n  </graph>\n</gexf>\n");
-        s
+        s.write_str("    </edges>\n  </graph>\n</gexf>\n")
     }
 
     /// `graph.graphml`: the same graph, for tools that read GraphML.
     pub fn graphml(&self) -> String {
+        text(|s| self.graphml_to(s))
+    }
+
+    fn graphml_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
         let (groups, domains) = self.nodes();
-        let mut s = String::from(concat!(
+        s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n",
             "  <key id=\"label\" for=\"node\" attr.name=\"label\" attr.type=\"string\"/>\n",
@@ -350,53 +370,110 @@ impl Tables {
             "  <key id=\"first_date\" for=\"edge\" attr.name=\"first_date\" attr.type=\"string\"/>\n",
             "  <key id=\"last_date\" for=\"edge\" attr.name=\"last_date\" attr.type=\"string\"/>\n",
             "  <graph id=\"urlsift\" edgedefault=\"directed\">\n"
-        ));
+        ))?;
         for (kind, list) in [("group", &groups), ("domain", &domains)] {
             for (name, _) in list.iter() {
-                s.push_str("    <node id=\"");
-                xml(&mut s, &node_id(kind, name));
-                s.push_str("\"><data key=\"label\">");
-                xml(&mut s, name);
-                writeln!(s, "</data><data key=\"kind\">{kind}</data></node>").ok();
+                s.write_str("    <node id=\"")?;
+                node_id(s, kind, name)?;
+                s.write_str("\"><data key=\"label\">")?;
+                xml(s, name)?;
+                writeln!(s, "</data><data key=\"kind\">{kind}</data></node>")?;
             }
         }
         for (i, r) in self.groups.iter().enumerate() {
-            write!(s, "    <edge id=\"e{i}\" source=\"").ok();
-            xml(&mut s, &node_id("group", &r.group));
-            s.push_str("\" target=\"");
-            xml(&mut s, &node_id("domain", &r.domain));
-            write!(s, "\"><data key=\"weight\">{}</data>", r.urls).ok();
+            write!(s, "    <edge id=\"e{i}\" source=\"")?;
+            node_id(s, "group", &r.group)?;
+            s.write_str("\" target=\"")?;
+            node_id(s, "domain", &r.domain)?;
+            write!(s, "\"><data key=\"weight\">{}</data>", r.urls)?;
             for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
                 if let Some(v) = v {
-                    write!(s, "<data key=\"{k}\">{v}</data>").ok();
+                    write!(s, "<data key=\"{k}\">{v}</data>")?;
                 }
             }
-            s.push_str("</edge>\n");
+            s.write_str("</edge>\n")?;
         }
-        s.push_str("  </graph>\n</graphml>\n");
-        s
+        s.write_str("  </graph>\n</graphml>\n")
+    }
+
+    /// The names of the files, in the order written.
+    pub const NAMES: [&'static str; 7] = [
+        "timeline.csv",
+        "domains.csv",
+        "domains-by-year.csv",
+        "groups.csv",
+        "graph.gexf",
+        "graph.graphml",
+        "index.html",
+    ];
+
+    /// Writes the file `name` (one of [`Tables::NAMES`]) to `s`.
+    fn file_to(&self, name: &str, s: &mut impl fmt::Write) -> fmt::Result {
+        match name {
+            "timeline.csv" => self.timeline_csv_to(s),
+            "domains.csv" => self.domains_csv_to(s),
+            "domains-by-year.csv" => self.by_year_csv_to(s),
+            "groups.csv" => self.groups_csv_to(s),
+            "graph.gexf" => self.gexf_to(s),
+            "graph.graphml" => self.graphml_to(s),
+            "index.html" => s.write_str(&crate::page::render(self)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The contents of the file `name` (one of [`Tables::NAMES`]; another
+    /// name gives an empty text).
+    pub fn file(&self, name: &str) -> String {
+        text(|s| self.file_to(name, s))
     }
 
     /// The files' names and contents, in the order written.
     pub fn files(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("timeline.csv", self.timeline_csv()),
-            ("domains.csv", self.domains_csv()),
-            ("domains-by-year.csv", self.by_year_csv()),
-            ("groups.csv", self.groups_csv()),
-            ("graph.gexf", self.gexf()),
-            ("graph.graphml", self.graphml()),
-            ("index.html", crate::page::render(self)),
-        ]
+        Self::NAMES.iter().map(|&n| (n, self.file(n))).collect()
     }
 
-    /// Writes [`Tables::files`] into `dir` (created if missing).
+    /// Writes [`Tables::files`] into `dir` (created if missing), each
+    /// streamed to its file: no file's text is held whole (the graphs of a
+    /// large archive run to tens of megabytes).
     pub fn write(&self, dir: &Path) -> io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        for (name, text) in self.files() {
-            std::fs::write(dir.join(name), text)?;
+        for name in Self::NAMES {
+            let mut out = Stream {
+                to: io::BufWriter::new(std::fs::File::create(dir.join(name))?),
+                error: None,
+            };
+            if self.file_to(name, &mut out).is_err() {
+                return Err(out
+                    .error
+                    .unwrap_or_else(|| io::Error::other("formatting failed")));
+            }
+            out.to.flush()?;
         }
         Ok(())
+    }
+}
+
+/// A text made by `make` (whose only error would be the formatter's: a
+/// `String` takes every write).
+fn text(make: impl FnOnce(&mut String) -> fmt::Result) -> String {
+    let mut s = String::new();
+    make(&mut s).expect("a String takes every write");
+    s
+}
+
+/// Text written through to a byte stream, keeping the stream's error
+/// (`fmt::Error` says only that there was one).
+struct Stream<W: io::Write> {
+    to: W,
+    error: Option<io::Error>,
+}
+
+impl<W: io::Write> fmt::Write for Stream<W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.to.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
     }
 }
 
@@ -414,46 +491,51 @@ fn done(m: std::collections::BTreeMap<&str, Vec<u32>>) -> Vec<Node<'_>> {
         .collect()
 }
 
-/// A node's id: its kind and name (a group and a domain may share a name).
-fn node_id(kind: &str, name: &str) -> String {
-    format!("{}:{name}", &kind[..1])
+/// A node's id: its kind and name (a group and a domain may share a name),
+/// escaped for XML.
+fn node_id(s: &mut impl fmt::Write, kind: &str, name: &str) -> fmt::Result {
+    s.write_str(&kind[..1])?;
+    s.write_char(':')?;
+    xml(s, name)
 }
 
-fn date(s: &mut String, t: Option<Timestamp>) {
-    if let Some(t) = t {
-        write!(s, "{t}").ok();
+fn date(s: &mut impl fmt::Write, t: Option<Timestamp>) -> fmt::Result {
+    match t {
+        Some(t) => write!(s, "{t}"),
+        None => Ok(()),
     }
 }
 
 /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line
 /// break, quotes doubled.
-pub(crate) fn csv_field(s: &mut String, v: &str) {
+pub(crate) fn csv_field(s: &mut impl fmt::Write, v: &str) -> fmt::Result {
     if v.contains([',', '"', '\n', '\r']) {
-        s.push('"');
-        s.push_str(&v.replace('"', "\"\""));
-        s.push('"');
+        s.write_char('"')?;
+        s.write_str(&v.replace('"', "\"\""))?;
+        s.write_char('"')
     } else {
-        s.push_str(v);
+        s.write_str(v)
     }
 }
 
 /// Text escaped for XML and HTML (attribute values too); characters XML
 /// 1.0 forbids (controls) become U+FFFD.
-pub(crate) fn xml(s: &mut String, v: &str) {
+pub(crate) fn xml(s: &mut impl fmt::Write, v: &str) -> fmt::Result {
     for c in v.chars() {
         match c {
-            '&' => s.push_str("&amp;"),
-            '<' => s.push_str("&lt;"),
-            '>' => s.push_str("&gt;"),
-            '"' => s.push_str("&quot;"),
-            '\'' => s.push_str("&#39;"),
-            '\t' | '\n' | '\r' => s.push(c),
+            '&' => s.write_str("&amp;")?,
+            '<' => s.write_str("&lt;")?,
+            '>' => s.write_str("&gt;")?,
+            '"' => s.write_str("&quot;")?,
+            '\'' => s.write_str("&#39;")?,
+            '\t' | '\n' | '\r' => s.write_char(c)?,
             c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => {
-                s.push('\u{fffd}')
+                s.write_char('\u{fffd}')?
             }
-            c => s.push(c),
+            c => s.write_char(c)?,
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
