@@ -239,14 +239,23 @@ impl Derivatives {
             return;
         };
         let norm = found.normalized();
+        if found.host().is_some() {
+            // The normalized form's scheme and host are these in lower
+            // case (a host holds no escape): no second parse for them.
+            return self.add_parsed(&norm, &found, row);
+        }
+        // A `mailto:` or `news:` address's domain is read from the text,
+        // whose escapes normalizing decoded.
         let Ok(url) = Url::parse(&norm) else {
             return;
         };
-        self.add_parsed(&url, row);
+        self.add_parsed(&norm, &url, row);
     }
 
-    fn add_parsed(&mut self, url: &Url<'_>, row: &Row<'_>) {
-        let text = url.as_str();
+    /// Counts the URL whose normalized text is `text`; `url` is it parsed,
+    /// or the URL it normalizes when that has a host (scheme and host
+    /// are read without regard to case).
+    fn add_parsed(&mut self, text: &str, url: &Url<'_>, row: &Row<'_>) {
         let h = hash(&[text.as_bytes()]);
         let t = row.date.map(Timestamp::unix_seconds);
         let period = row.date.map_or(Period::UNDATED, Period::of);
@@ -263,10 +272,14 @@ impl Derivatives {
             self.early(t, text);
         }
         let scheme = url.scheme();
-        let s = match self.schemes.iter().position(|n| **n == *scheme) {
+        let s = match self
+            .schemes
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(scheme))
+        {
             Some(i) => i,
             None => {
-                self.schemes.push(scheme.into());
+                self.schemes.push(scheme.to_ascii_lowercase().into());
                 self.schemes.len() - 1
             }
         } as u16;
