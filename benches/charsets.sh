@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/tools.sh"
 mkdir -p "$dir"
 
 if [ -z "${BASE:-}" ]; then
@@ -37,19 +38,11 @@ if [ -z "${BASE:-}" ]; then
     BASE="$base_tree/target/release/urlsift"
 fi
 
-corpus_of() {
-    local c="$dir/corpus-$1-1-mime0.4-html0.5"
-    if [ ! -d "$c" ]; then
-        "$shared/bench/gen-corpus" --size "$1" --seed 1 --mime 0.4 --html 0.5 --out "$c" >/dev/null
-    fi
-    echo "$c"
-}
-
 cpu="$(lscpu | sed -n 's/^Model name: *//p')"
 
 if [ "$callgrind" = 1 ]; then
     command -v valgrind >/dev/null || { apt-get update >/dev/null && apt-get install -y valgrind >/dev/null; }
-    corpus="$(corpus_of 16M)"
+    corpus="$(bench_corpus 16M --mime 0.4 --html 0.5)"
     cd "$corpus"
     instr() {
         valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" mail.mbox news 2>&1 >/dev/null |
@@ -65,44 +58,9 @@ if [ "$callgrind" = 1 ]; then
     exit 0
 fi
 
-corpus="$(corpus_of "$size")"
+corpus="$(bench_corpus "$size" --mime 0.4 --html 0.5)"
 cd "$corpus"
 
-# Seconds of one run of the command in "$@": CPU time (perf's task-clock)
-# when perf is there, steadier than wall time on a shared machine; wall
-# time otherwise.
-wall() {
-    local t0 t1
-    if command -v perf >/dev/null 2>&1; then
-        perf stat -x, -e task-clock "$@" mail.mbox news 2>&1 >/dev/null |
-            awk -F, '/task-clock/ {printf "%.4f\n", $1 / 1000}'
-        return
-    fi
-    t0=$(date +%s%N)
-    "$@" mail.mbox news >/dev/null
-    t1=$(date +%s%N)
-    echo "scale=4; ($t1 - $t0) / 1000000000" | bc
-}
-
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-
-# pair LABEL "A command" "B command": RUNS alternating runs of each.
-pair() {
-    local label="$1" a="$2" b="$3" ta tb i
-    : >"$dir/a" && : >"$dir/b" && : >"$dir/r"
-    # shellcheck disable=SC2086
-    for ((i = 0; i < runs; i++)); do
-        ta=$(wall $a)
-        tb=$(wall $b)
-        echo "$ta" >>"$dir/a"
-        echo "$tb" >>"$dir/b"
-        echo "scale=4; $ta / $tb" | bc >>"$dir/r"
-    done
-    printf '%-28s this %6.3f s  base %6.3f s  ratio median %s (range %s-%s)\n' "$label" \
-        "$(median <"$dir/a")" "$(median <"$dir/b")" "$(median <"$dir/r")" \
-        "$(sort -g "$dir/r" | head -1)" "$(sort -g "$dir/r" | tail -1)"
-}
-
 echo "corpus: $corpus ($(du -sh . | cut -f1)); CPU: $cpu; base: $BASE"
-pair "--json (all fields)" "$bin -j1 --json" "$BASE -j1 --json"
-pair "plain" "$bin -j1" "$BASE -j1"
+bench_pair "--json (all fields)" "$bin -j1 --json" "$BASE -j1 --json"
+bench_pair "plain" "$bin -j1" "$BASE -j1"

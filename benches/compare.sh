@@ -34,21 +34,12 @@ bin="$root/target/release/urlsift"
 loop=$(read_loop)
 cpu_line
 
-corpus() { # corpus SIZE -> directory
-    local d="$dir/$1"
-    if [ ! -f "$d/expected.tsv" ]; then
-        rm -rf "$d"; mkdir -p "$d"
-        "$shared/bench/gen-corpus" --size "$1" --seed 1 --out "$d" >/dev/null
-    fi
-    echo "$d"
-}
-
 BARE='<[a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*>'
-d=$(corpus "$size")
+d=$(bench_corpus "$size")
 big=""
 if [ "$growth" = 1 ]; then
     big=$(python3 -c "import re; s='$size'; n=int(re.match(r'\d+', s).group()); u=s[-1].upper(); print(f'{n*4}{u}')")
-    big=$(corpus "$big")
+    big=$(bench_corpus "$big")
 fi
 
 # Timing in Python: one process per run, no shell in between; peak RSS

@@ -36,20 +36,10 @@ bench_tools
 bin="$root/target/release/urlsift"
 cpu_line
 
-corpus() { # corpus NAME FLAGS... -> directory
-    local d="$dir/$1"
-    shift
-    if [ ! -f "$d/expected.tsv" ]; then
-        rm -rf "$d"; mkdir -p "$d"
-        "$shared/bench/gen-corpus" --size "$size" --seed 1 "$@" --out "$d" >/dev/null
-    fi
-    echo "$d"
-}
-
 BARE='<[a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*>'
-plain=$(corpus "$size")
-mime=$(corpus "$size-mime0.4" --mime 0.4)
-html=$(corpus "$size-mime0.4-html0.5" --mime 0.4 --html 0.5)
+plain=$(bench_corpus "$size")
+mime=$(bench_corpus "$size" --mime 0.4)
+html=$(bench_corpus "$size" --mime 0.4 --html 0.5)
 
 # The HTML parts of the HTML corpus: how many, and their bytes as written.
 if [ ! -f "$html/html-parts.txt" ]; then

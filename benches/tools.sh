@@ -1,5 +1,7 @@
-# Sourced by the timing scripts under benches/: installs what they compare
-# with and measure by, when missing (ripgrep, GNU time for peak RSS).
+# Sourced by the timing scripts under benches/: the corpora they share
+# (bench_corpus), one way to time a pair of commands (bench_pair), the CPU
+# line every figure goes with (cpu_line), and what they compare with and
+# measure by, installed when missing (bench_tools: ripgrep, GNU time).
 bench_tools() {
     if ! command -v rg >/dev/null 2>&1; then
         (apt-get update -qq && apt-get install -y -qq ripgrep) >/dev/null 2>&1 || cargo install -q ripgrep
@@ -70,4 +72,65 @@ C
         cc -O2 -o "$out" "$out.c"
     fi
     echo "$out"
+}
+
+# bench_corpus SIZE [GEN-CORPUS FLAGS...]: the directory of `gen-corpus
+# --size SIZE --seed 1 FLAGS` under $dir, generated once and reused by every
+# script (named for its flags: `256M`, `256M-mime0.4-html0.5`). Needs
+# $shared (common.sh or the script sets it).
+bench_corpus() {
+    local size="$1" name="$1" d
+    shift
+    local args=("$@")
+    while [ $# -gt 1 ]; do
+        name="$name-${1#--}$2"
+        shift 2
+    done
+    d="$dir/$name"
+    if [ ! -f "$d/expected.tsv" ]; then
+        rm -rf "$d"
+        mkdir -p "$d"
+        "$shared/bench/gen-corpus" --size "$size" --seed 1 "${args[@]}" --out "$d" >/dev/null
+    fi
+    echo "$d"
+}
+
+# bench_secs CMD...: seconds of one run of CMD over mail.mbox and news (the
+# corpus being the working directory): CPU time (perf's task-clock) where
+# perf runs, steadier than wall time on a shared machine; wall time else.
+bench_secs() {
+    local t0 t1
+    if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1; then
+        perf stat -x, -e task-clock "$@" mail.mbox news 2>&1 >/dev/null |
+            awk -F, '/task-clock/ {printf "%.4f\n", $1 / 1000}'
+        return
+    fi
+    t0=$(date +%s%N)
+    "$@" mail.mbox news >/dev/null
+    t1=$(date +%s%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f\n", (b - a) / 1e9}'
+}
+
+# The median of the numbers on stdin.
+bench_median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# bench_pair LABEL "A command" "B command": $runs alternating runs of each
+# (bench_secs); prints the medians, the median of the paired ratios and
+# their range, and sets $ratio to that median.
+bench_pair() {
+    local label="$1" a="$2" b="$3" ta tb i s
+    s="$(mktemp -d)"
+    # shellcheck disable=SC2086
+    for ((i = 0; i < runs; i++)); do
+        ta=$(bench_secs $a)
+        tb=$(bench_secs $b)
+        echo "$ta" >>"$s/a"
+        echo "$tb" >>"$s/b"
+        awk -v a="$ta" -v b="$tb" 'BEGIN{printf "%.4f\n", a / b}' >>"$s/r"
+    done
+    ratio=$(bench_median <"$s/r")
+    printf '%-40s A %6.3f s  B %6.3f s  A/B median %s (range %s-%s)\n' "$label" \
+        "$(bench_median <"$s/a")" "$(bench_median <"$s/b")" "$ratio" \
+        "$(sort -g "$s/r" | head -1)" "$(sort -g "$s/r" | tail -1)"
+    rm -rf "$s"
 }

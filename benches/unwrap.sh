@@ -29,11 +29,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 source "$(dirname "$0")/common.sh"
-corpus="$dir/corpus-$size-1-mime0.4-html0.5"
-if [ ! -d "$corpus" ]; then
-    mkdir -p "$dir"
-    "$shared/bench/gen-corpus" --size "$size" --seed 1 --mime 0.4 --html 0.5 --out "$corpus" >/dev/null
-fi
+source "$(dirname "$0")/tools.sh"
+corpus="$(bench_corpus "$size" --mime 0.4 --html 0.5)"
 cd "$corpus"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -54,45 +51,9 @@ if [ -n "${BASE:-}" ]; then
     echo "output without --unwrap: byte for byte BASE's (plain and --json)"
 fi
 
-# Seconds of one run: CPU time (perf's task-clock) when perf is there,
-# steadier than wall time on a shared machine; wall time otherwise.
-secs() {
-    local t0 t1
-    if command -v perf >/dev/null 2>&1 && perf stat -x, -e task-clock true >/dev/null 2>&1; then
-        perf stat -x, -e task-clock "$@" mail.mbox news 2>&1 >/dev/null |
-            awk -F, '/task-clock/ {printf "%.4f\n", $1 / 1000}'
-        return
-    fi
-    t0=$(date +%s%N)
-    "$@" mail.mbox news >/dev/null
-    t1=$(date +%s%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f\n", (b - a) / 1e9}'
-}
-
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-
-# pair LABEL "A command" "B command": RUNS alternating runs of each; prints
-# the medians and sets $ratio to the median of the paired ratios.
-pair() {
-    local label="$1" a="$2" b="$3" ta tb i
-    : >"$scratch/a" && : >"$scratch/b" && : >"$scratch/r"
-    # shellcheck disable=SC2086
-    for ((i = 0; i < runs; i++)); do
-        ta=$(secs $a)
-        tb=$(secs $b)
-        echo "$ta" >>"$scratch/a"
-        echo "$tb" >>"$scratch/b"
-        awk -v a="$ta" -v b="$tb" 'BEGIN{printf "%.4f\n", a / b}' >>"$scratch/r"
-    done
-    ratio=$(median <"$scratch/r")
-    printf '%-32s A %6.3f s  B %6.3f s  A/B median %s (range %s-%s)\n' "$label" \
-        "$(median <"$scratch/a")" "$(median <"$scratch/b")" "$ratio" \
-        "$(sort -g "$scratch/r" | head -1)" "$(sort -g "$scratch/r" | tail -1)"
-}
-
-pair "plain --unwrap / plain" "$bin -j1 --unwrap" "$bin -j1"
+bench_pair "plain --unwrap / plain" "$bin -j1 --unwrap" "$bin -j1"
 plain_ratio=$ratio
-pair "json --unwrap / json" "$bin -j1 --json --unwrap" "$bin -j1 --json"
+bench_pair "json --unwrap / json" "$bin -j1 --json --unwrap" "$bin -j1 --json"
 verdict=$(awk -v r="$plain_ratio" 'BEGIN{print (r <= 1.02) ? "within" : "ABOVE"}')
 echo "--unwrap costs ${plain_ratio}x the plain run: $verdict the target of 1.02"
 
