@@ -1118,7 +1118,8 @@ Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n\
 /// decoded from the part's charset; other URLs have no such field.
 #[test]
 fn html_anchor_text() {
-    // "日本語" in Shift_JIS; a Big5 "中文" in base64, each beside a text URL.
+    // "日本語" in Shift_JIS; a Big5 "中文" in base64, each beside a text URL;
+    // "日本" in Shift_JIS labelled by a mail alias (CP932).
     const MAIL: &[u8] = b"From a@b Thu Jan  1 00:00:00 1998\n\
 Content-Type: text/html; charset=Shift_JIS\n\n\
 <a href=\"http://jp.example/\">\n  \x93\xfa\x96\x7b\x8c\xea &amp; <b>more</b>\n</a> &lt;http://t.example/&gt;\n\
@@ -1127,7 +1128,11 @@ Content-Type: text/html; charset=Shift_JIS\n\n\
 From a@b Thu Jan  1 00:00:00 1998\n\
 Content-Type: text/html; charset=big5\n\
 Content-Transfer-Encoding: base64\n\n\
-PGEgaHJlZj1odHRwOi8vdHcuZXhhbXBsZS8+pKSk5TwvYT4K\n";
+PGEgaHJlZj1odHRwOi8vdHcuZXhhbXBsZS8+pKSk5TwvYT4K\n\
+\n\
+From a@b Thu Jan  1 00:00:00 1998\n\
+Content-Type: text/html; charset=\"CP932\"\n\n\
+<a href=\"http://cp.example/\">\x93\xfa\x96\x7b</a>\n";
     let d = tmp();
     write(d.path(), "m.mbox", MAIL);
     let r = run(d.path(), &["--json", "m.mbox"]);
@@ -1150,6 +1155,8 @@ PGEgaHJlZj1odHRwOi8vdHcuZXhhbXBsZS8+pKSk5TwvYT4K\n";
             ("http://t.example/", None),
             ("http://area.example/", Some(&Value::Null)),
             ("http://tw.example/", Some(&Value::from("\u{4e2d}\u{6587}"))),
+            // Windows' name for Shift_JIS, as mail writes it.
+            ("http://cp.example/", Some(&Value::from("\u{65e5}\u{672c}"))),
         ]
     );
 }

@@ -127,6 +127,13 @@ impl Charset {
         }
     }
 
+    /// The `encoding_rs` encoding it is (for a decoder that reads on
+    /// across pieces of text).
+    #[cfg(feature = "charsets")]
+    pub(crate) fn encoding(self) -> &'static encoding_rs::Encoding {
+        self.0
+    }
+
     /// Whether it is UTF-8 (whose bytes need no decoding).
     pub fn is_utf8(self) -> bool {
         self == Charset::utf_8()

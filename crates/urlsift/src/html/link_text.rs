@@ -10,7 +10,10 @@
 //! charset is declared, the text is read as UTF-8, bytes that are not
 //! replaced by U+FFFD). Collapsing bytes before decoding is safe: in every
 //! charset read here (those whose ASCII bytes are ASCII) a blank byte is a
-//! blank, never part of a multi-byte character.
+//! blank, never part of a multi-byte character. The charset is the part's
+//! [`Charset`], read as the part's other text is (labels, mail's aliases).
+
+use crate::charset::Charset;
 
 /// Characters an anchor text keeps.
 pub(crate) const MAX_CHARS: usize = 200;
@@ -18,32 +21,6 @@ pub(crate) const MAX_CHARS: usize = 200;
 /// Bytes held before decoding (collapsed; a character of these charsets
 /// takes at most four, and ISO-2022-JP escapes three more).
 const RAW_CAP: usize = 4 * MAX_CHARS + 64;
-
-/// The charset an HTML part's text is decoded from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Charset {
-    #[cfg(feature = "charsets")]
-    enc: Option<&'static encoding_rs::Encoding>,
-}
-
-impl Charset {
-    /// The charset of a `charset` parameter's value (any label of the
-    /// WHATWG Encoding Standard); UTF-8 for one it does not know or that
-    /// does not keep ASCII bytes as ASCII (UTF-16).
-    #[cfg_attr(not(feature = "charsets"), allow(unused_variables))]
-    pub(crate) fn from_label(label: Option<&[u8]>) -> Charset {
-        #[cfg(feature = "charsets")]
-        {
-            use encoding_rs::{REPLACEMENT, UTF_16BE, UTF_16LE};
-            let enc = label
-                .and_then(encoding_rs::Encoding::for_label)
-                .filter(|e| ![REPLACEMENT, UTF_16BE, UTF_16LE].contains(e));
-            Charset { enc }
-        }
-        #[cfg(not(feature = "charsets"))]
-        Charset {}
-    }
-}
 
 /// An anchor text being collected.
 #[derive(Debug, Default)]
@@ -56,7 +33,8 @@ pub(crate) struct LinkText {
     chars: usize,
     /// A blank came since the last byte that is none.
     blank: bool,
-    charset: Charset,
+    /// The part's declared charset (`None`: UTF-8, or none declared).
+    charset: Option<Charset>,
     #[cfg(feature = "charsets")]
     decoder: Option<Decoder>,
     /// No more text is taken.
@@ -81,7 +59,7 @@ fn is_blank(b: u8) -> bool {
 
 impl LinkText {
     /// Starts another anchor text (the buffers are kept).
-    pub fn start(&mut self, charset: Charset) {
+    pub fn start(&mut self, charset: Option<Charset>) {
         self.raw.clear();
         self.text.clear();
         self.chars = 0;
@@ -259,8 +237,10 @@ impl LinkText {
     fn decode_into(&mut self, raw: &[u8], last: bool, out: &mut String) -> usize {
         #[cfg(feature = "charsets")]
         {
-            let enc = match self.charset.enc {
-                Some(e) => e,
+            // A charset whose ASCII bytes are not ASCII (UTF-16) is no
+            // charset an HTML part's markup is read in: read as UTF-8.
+            let enc = match self.charset.filter(|c| c.lines_are_ascii_compatible()) {
+                Some(c) => c.encoding(),
                 // Undeclared: ISO-2022-JP is known by its escapes.
                 None if raw.contains(&0x1b) => encoding_rs::ISO_2022_JP,
                 None => encoding_rs::UTF_8,
@@ -318,7 +298,11 @@ mod tests {
 
     fn text(parts: &[&[u8]], charset: Option<&[u8]>) -> String {
         let mut t = LinkText::default();
-        t.start(Charset::from_label(charset));
+        t.start(
+            charset
+                .and_then(Charset::for_label)
+                .filter(|c| !c.is_utf8()),
+        );
         for p in parts {
             t.push_bytes(p);
         }
@@ -332,13 +316,13 @@ mod tests {
             "Read the news"
         );
         let mut t = LinkText::default();
-        t.start(Charset::default());
+        t.start(None);
         t.push_bytes(b"a ");
         t.push_str("&\u{a0}");
         t.push_bytes(b"\n b");
         assert_eq!(&*t.finish(), "a &\u{a0} b");
         // The buffers serve the next text.
-        t.start(Charset::default());
+        t.start(None);
         t.push_bytes(b" x ");
         assert_eq!(&*t.finish(), "x");
     }

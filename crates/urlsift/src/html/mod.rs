@@ -44,7 +44,6 @@ use crate::matches::{Match, Rejection, Span, Unclosed};
 use crate::settings::Scanner;
 use crate::url::{Policy, Url};
 
-pub(crate) use link_text::Charset;
 use link_text::LinkText;
 
 /// An `href` found, waiting for the engine to know its line.
@@ -508,8 +507,9 @@ pub(crate) struct Part {
     counted: u64,
     /// The bytes of the `href` value being read (one buffer for all).
     value: Vec<u8>,
-    /// The part's charset (anchor texts are decoded from it).
-    charset: Charset,
+    /// The part's charset (anchor texts are decoded from it); `None`:
+    /// UTF-8, or none declared.
+    charset: Option<crate::charset::Charset>,
     /// The anchor text of the `a` element whose href waits in
     /// [`Found::hrefs`], while `link_until` is `Some`: text is taken up to
     /// that inner offset (a bound, so the wait is bounded).
@@ -551,7 +551,7 @@ impl Part {
             anchor: false,
             counted: 0,
             value: Vec::new(),
-            charset: Charset::default(),
+            charset: None,
             link: LinkText::default(),
             link_until: None,
             anchor_text: cfg.get_anchor_text(),
@@ -559,7 +559,7 @@ impl Part {
     }
 
     /// Sets the charset the part's text is in (its `Content-Type`'s).
-    pub fn set_charset(&mut self, charset: Charset) {
+    pub fn set_charset(&mut self, charset: Option<crate::charset::Charset>) {
         self.charset = charset;
     }
 

@@ -714,9 +714,7 @@ impl Reader {
                 None => Box::new(html::Part::new(&self.cfg, place)),
             });
             if let Some(part) = self.html.as_mut().filter(|_| self.cfg.get_anchor_text()) {
-                part.set_charset(html::Charset::from_label(
-                    value.and_then(crate::multibyte::label),
-                ));
+                part.set_charset(charset);
             }
         }
     }
