@@ -1266,6 +1266,92 @@ fn fields_in_plain_output() {
     assert!(r.stderr.contains("sender"), "{}", r.stderr);
 }
 
+/// Two list messages (the `List-Id:` with and without a phrase, one
+/// folded) and a news article with none.
+const LISTS: &str = "From a@b Tue Jan 12 14:02:11 1993\n\
+List-Id: Gopher news\n  <gopher-news.lists.example.edu>\n\
+\n\
+<http://one.example/>\n\
+\n\
+From c@d Wed Jan 13 10:00:00 1993\n\
+list-id: plain.example.org \n\
+Message-ID: <2@c>\n\
+\n\
+<http://two.example/> and <news:x>\n\
+\n\
+From news Mon Jan  1 00:00:00 1996\n\
+Newsgroups: comp.infosystems.www\n\
+\n\
+<http://three.example/>\n";
+
+#[test]
+fn list_id_field() {
+    let d = tmp();
+    write(d.path(), "lists.mbox", LISTS.as_bytes());
+    let r = run(d.path(), &["--fields", "list-id", "lists.mbox"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        lines(&r.out()),
+        [
+            "gopher-news.lists.example.edu\thttp://one.example/",
+            "plain.example.org\thttp://two.example/",
+            "plain.example.org\tnews:x",
+            "-\thttp://three.example/",
+        ]
+    );
+    // In the fields' order, last; any case.
+    let r = run(
+        d.path(),
+        &[
+            "--fields",
+            "LIST-ID,newsgroups",
+            "--message-id",
+            "lists.mbox",
+        ],
+    );
+    assert_eq!(
+        r.out().lines().nth(1),
+        Some("-\t<2@c>\tplain.example.org\thttp://two.example/")
+    );
+    assert_eq!(
+        r.out().lines().nth(3),
+        Some("comp.infosystems.www\t-\t-\thttp://three.example/")
+    );
+    // JSON: "list_id" after the message fields only when asked for.
+    let json = |args: &[&str]| -> Vec<Value> {
+        let r = run(d.path(), args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.out()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let plain = json(&["--json", "lists.mbox"]);
+    assert!(plain.iter().all(|v| v.get("list_id").is_none()));
+    let all = "date,newsgroups,subject,message-id,list-id";
+    let with = json(&["--json", "--fields", all, "lists.mbox"]);
+    let ids: Vec<Value> = with.iter().map(|v| v["list_id"].clone()).collect();
+    assert_eq!(
+        Value::Array(ids.clone()),
+        serde_json::json!([
+            "gopher-news.lists.example.edu",
+            "plain.example.org",
+            "plain.example.org",
+            null
+        ])
+    );
+    // Byte for byte the default objects with "list_id" last.
+    let default = run(d.path(), &["--json", "lists.mbox"]).out();
+    let asked = run(d.path(), &["--json", "--fields", all, "lists.mbox"]).out();
+    for ((a, b), id) in default.lines().zip(asked.lines()).zip(&ids) {
+        let tail = format!(",\"list_id\":{id}}}");
+        assert_eq!(b.strip_suffix(&tail), a.strip_suffix('}'), "{b}");
+    }
+    let only = json(&["--json", "--fields", "list-id", "lists.mbox"]);
+    assert_eq!(only[0]["list_id"], "gopher-news.lists.example.edu");
+    assert_eq!(only[1]["message_id"], Value::Null);
+}
+
 #[test]
 fn since_and_until_select_by_message_date() {
     let d = tmp();

@@ -8,8 +8,10 @@
 # venv-pack, given with --archives, PYSPARK_PYTHON pointing into it). The
 # rows must be the command's (target/release/urlsift --json) over the same
 # inputs: samples/, a piece of generated corpus (../shared/bench/gen-corpus,
-# when there) and a gzipped mailbox cut in half, whose damage both report
-# (exit 2, one row in OUT/_errors). The cluster is stopped whatever happens.
+# when there), a mailbox of mailing lists (List-Id:, no Newsgroups:) and a
+# gzipped mailbox cut in half, whose damage both report (exit 2, one row in
+# OUT/_errors); the job's --report files must be the command's, byte for
+# byte. The cluster is stopped whatever happens.
 # .ci/run calls it after wheel.sh (whose wheel it ships; without one it
 # builds a plain wheel with maturin). URLSIFT_PY_VENV and URLSIFT_BIN as
 # for ci.sh; URLSIFT_WHEEL names the wheel to ship.
@@ -68,6 +70,12 @@ inbox = (d / "samples/mail/inbox.mbox").read_bytes()
 data = gzip.compress(b"".join(inbox.replace(b"Message-ID: <", b"Message-ID: <%d." % i)
                               for i in range(30)))
 (d / "cut.mbox.gz").write_bytes(data[: len(data) // 2])
+# Mail of two lists, which the report groups by their List-Id.
+(d / "lists.mbox").write_bytes(b"".join(
+    b"From a@b Tue Jan %d 14:02:11 199%d\nMessage-ID: <%d@lists>\nList-Id: L <%s>\n\n"
+    b"<http://www%d.example.org/> <ftp://ftp.example.co.uk/%d>\n\n"
+    % (10 + i, i % 3, i, [b"one.example.org", b"two.example.net"][i % 2], i % 4, i)
+    for i in range(12)))
 EOF
 
 # The cluster: a master and two workers of one core each.
@@ -110,8 +118,8 @@ set +e
     --archives urlsift-env.tar.gz#env \
     --conf spark.driver.host=127.0.0.1 --conf spark.executor.memory=768m \
     --conf spark.ui.enabled=false --conf spark.task.maxFailures=1 \
-    "$job" --out "$work/out" "$work/in/samples" "$work/in/cut.mbox.gz" \
-    $( [ -d "$work/in/gen" ] && echo "$work/in/gen" ) \
+    "$job" --out "$work/out" --report "$work/report" "$work/in/samples" "$work/in/lists.mbox" \
+    "$work/in/cut.mbox.gz" $( [ -d "$work/in/gen" ] && echo "$work/in/gen" ) \
     >"$work/submit.log" 2>&1)
 rc=$?
 set -e
@@ -126,11 +134,19 @@ for w in 1 2; do
 done
 
 set +e
-"$bin" --json -j1 "$work/in/samples" "$work/in/cut.mbox.gz" \
-    $( [ -d "$work/in/gen" ] && echo "$work/in/gen" ) >"$work/command.jsonl" 2>"$work/command.err"
+inputs=("$work/in/samples" "$work/in/lists.mbox" "$work/in/cut.mbox.gz")
+[ -d "$work/in/gen" ] && inputs+=("$work/in/gen")
+"$bin" --json -j1 "${inputs[@]}" >"$work/command.jsonl" 2>"$work/command.err"
 crc=$?
+"$bin" --report "$work/command-report" "${inputs[@]}" 2>/dev/null
+rrc=$?
 set -e
 [ "$crc" = 2 ] || fail "the command exited $crc, not 2"
+[ "$rrc" = 2 ] || fail "the command's --report exited $rrc, not 2"
+for f in timeline.csv domains.csv domains-by-year.csv groups.csv graph.gexf graph.graphml index.html; do
+    cmp -s "$work/report/$f" "$work/command-report/$f" || fail "the job's $f differs from the command's"
+done
+grep -q '^one.example.org,' "$work/report/groups.csv" || fail "no list in the job's groups.csv"
 python3 - "$work" "$root/crates/urlsift-py/tests" <<'EOF'
 import json, pathlib, sys
 work = pathlib.Path(sys.argv[1])

@@ -181,7 +181,7 @@ pub struct Args {
     /// Print the Message-ID of each URL's message: --fields message-id, added to the others (urlsift --message-id a.mbox)
     #[arg(long)]
     pub message_id: bool,
-    /// Message fields computed and printed for each URL, of date,newsgroups,subject,message-id, or none; default: all four with --json, none otherwise (no cost); in plain output each goes before the URL with a TAB, '-' when unknown; --tally with date adds each URL's first and last date (urlsift --fields date,subject a.mbox)
+    /// Message fields computed and printed for each URL, of date,newsgroups,subject,message-id,list-id (the List-Id: of a mailing list), or none; default: the first four with --json (list-id, asked for, adds "list_id"), none otherwise (no cost); in plain output each goes before the URL with a TAB, '-' when unknown; --tally with date adds each URL's first and last date (urlsift --fields date,subject a.mbox)
     #[arg(long, value_name = "LIST")]
     pub fields: Option<String>,
     /// Only URLs of messages dated at or after DATE (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss], UTC unless +hh:mm); URLs with no known date are left out (urlsift --since 1993-01 a.mbox)
@@ -826,6 +826,8 @@ mod tests {
         assert_eq!(cfg(&["--tally"]).fields, Fields::NONE);
         assert_eq!(cfg(&["--tally", "--json"]).fields, Fields::NONE);
         assert!(fails(&["--fields", "from"]));
+        let c = cfg(&["--json", "--fields", "date,list-id"]);
+        assert_eq!(c.fields, Fields::DATE | Fields::LIST_ID);
         // --since and --until compute the date without printing it.
         let c = cfg(&["--since", "1993-01-01", "--until", "1994-01-01T00:00:00Z"]);
         assert_eq!((c.fields, c.compute), (Fields::NONE, Fields::DATE));

@@ -552,6 +552,20 @@ impl Printer {
             escape_bytes(out, id.as_bytes());
             out.push(b'\t');
         }
+        if self.fields.contains(Fields::LIST_ID) {
+            let list = info.and_then(MessageInfo::list_id).unwrap_or("-");
+            escape_bytes(out, list.as_bytes());
+            out.push(b'\t');
+        }
+    }
+
+    /// `"list_id"` after the message fields, only when asked for
+    /// (`--fields list-id`): the default objects stay as they are.
+    fn json_list_id(&self, out: &mut Vec<u8>, m: &Match) {
+        if self.fields.contains(Fields::LIST_ID) {
+            out.extend_from_slice(b",\"list_id\":");
+            json_opt(out, m.message().and_then(MessageInfo::list_id));
+        }
     }
 
     fn prefix(&self, recs: &mut Recs, name: &InputName, m: &Match, line: bool) {
@@ -906,6 +920,7 @@ impl Printer {
             unwrap::json_fields(out, u);
         }
         put_message(recs, m);
+        self.json_list_id(&mut recs.body, m);
         recs.body.extend_from_slice(b"}\n");
     }
 
@@ -935,6 +950,7 @@ impl Printer {
                 self.json_tail(out, m);
                 out.extend_from_slice(b",\"warnings\":[]");
                 put_message(recs, m);
+                self.json_list_id(&mut recs.body, m);
                 let out = &mut recs.body;
                 out.extend_from_slice(b",\"reason\":");
                 json_str(out, &reason());

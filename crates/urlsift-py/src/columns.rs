@@ -285,15 +285,36 @@ pub const UNWRAP_COLUMNS: &[Column] = &[
     },
 ];
 
+/// The field `list_id=True` adds, last, as `--json --fields ...,list-id`
+/// adds it: the message's `List-Id:` (what the report groups a mailing
+/// list's URLs by where there are no newsgroups).
+pub const LIST_ID_COLUMN: Column = Column {
+    name: "list_id",
+    spark: "string",
+    nullable: true,
+    kind: Kind::Str,
+    get: |r| s(r.get().message().and_then(|i| i.list_id())),
+};
+
 /// The output's fields in order: [`COLUMNS`], with [`UNWRAP_COLUMNS`]
-/// after `warnings` when `unwrap` (where `--json --unwrap` writes them).
-pub fn columns(unwrap: bool) -> impl Iterator<Item = &'static Column> {
+/// after `warnings` when `unwrap` (where `--json --unwrap` writes them),
+/// and [`LIST_ID_COLUMN`] last when `list_id`.
+pub fn columns(unwrap: bool, list_id: bool) -> impl Iterator<Item = &'static Column> {
     let at = COLUMNS
         .iter()
         .position(|c| c.name == "warnings")
         .map_or(COLUMNS.len(), |k| k + 1);
     let extra: &'static [Column] = if unwrap { UNWRAP_COLUMNS } else { &[] };
-    COLUMNS[..at].iter().chain(extra).chain(&COLUMNS[at..])
+    let last: &'static [Column] = if list_id {
+        std::slice::from_ref(&LIST_ID_COLUMN)
+    } else {
+        &[]
+    };
+    COLUMNS[..at]
+        .iter()
+        .chain(extra)
+        .chain(&COLUMNS[at..])
+        .chain(last)
 }
 
 /// A validity (or boolean) bitmap, least significant bit first.
@@ -427,18 +448,19 @@ pub struct Batch {
     /// Rows so far.
     pub rows: usize,
     unwrap: bool,
+    list_id: bool,
 }
 
 impl Default for Batch {
     fn default() -> Batch {
-        Batch::new(false)
+        Batch::new(false, false)
     }
 }
 
 /// What a batch of rows is built as: typed columns or JSON lines.
 pub trait Rows: Send {
-    /// An empty batch of the fields of [`columns`]`(unwrap)`.
-    fn new(unwrap: bool) -> Self;
+    /// An empty batch of the fields of [`columns`]`(unwrap, list_id)`.
+    fn new(unwrap: bool, list_id: bool) -> Self;
     /// Adds a record's row.
     fn push(&mut self, r: &Record);
     /// Rows so far.
@@ -446,16 +468,19 @@ pub trait Rows: Send {
 }
 
 impl Rows for Batch {
-    fn new(unwrap: bool) -> Batch {
+    fn new(unwrap: bool, list_id: bool) -> Batch {
         Batch {
-            columns: columns(unwrap).map(|c| Built::new(c.kind)).collect(),
+            columns: columns(unwrap, list_id)
+                .map(|c| Built::new(c.kind))
+                .collect(),
             rows: 0,
             unwrap,
+            list_id,
         }
     }
 
     fn push(&mut self, r: &Record) {
-        for (col, built) in columns(self.unwrap).zip(&mut self.columns) {
+        for (col, built) in columns(self.unwrap, self.list_id).zip(&mut self.columns) {
             built.push((col.get)(r));
         }
         self.rows += 1;
@@ -494,13 +519,13 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Appends a record's row as one JSON object: the fields of
-/// [`columns`]`(unwrap)` in order, nulls written (what Spark's JSON writer
-/// writes for the typed row, so the JSON output needs no row conversion in
-/// the JVM).
+/// [`columns`]`(unwrap, false)` in order, nulls written (what Spark's JSON
+/// writer writes for the typed row, so the JSON output needs no row
+/// conversion in the JVM).
 pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
     use std::io::Write;
     out.push(b'{');
-    for (k, col) in columns(unwrap).enumerate() {
+    for (k, col) in columns(unwrap, false).enumerate() {
         if k > 0 {
             out.push(b',');
         }
@@ -561,11 +586,16 @@ pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-/// Rows as JSON lines: one `string` column.
+/// Rows as JSON lines: one `string` column, and with `list_id` a second
+/// beside it, each row's `list_id` (the lines stay the rows a write gives:
+/// the column is for a reader of the batch, the report, not for the
+/// output).
 #[derive(Default)]
 pub struct JsonBatch {
     /// The lines (no line feeds).
     pub lines: Strings,
+    /// Each row's `List-Id`, with `list_id`.
+    pub list_ids: Option<Strings>,
     /// Rows so far.
     pub rows: usize,
     scratch: Vec<u8>,
@@ -573,9 +603,10 @@ pub struct JsonBatch {
 }
 
 impl Rows for JsonBatch {
-    fn new(unwrap: bool) -> JsonBatch {
+    fn new(unwrap: bool, list_id: bool) -> JsonBatch {
         JsonBatch {
             unwrap,
+            list_ids: list_id.then(Strings::default),
             ..JsonBatch::default()
         }
     }
@@ -590,6 +621,9 @@ impl Rows for JsonBatch {
         // Only UTF-8 is written: the record's strings are UTF-8.
         let line = std::str::from_utf8(&self.scratch).unwrap_or_default();
         self.lines.push(Some(line));
+        if let Some(ids) = &mut self.list_ids {
+            ids.push(r.get().message().and_then(|i| i.list_id()));
+        }
         self.rows += 1;
     }
 }
@@ -698,7 +732,7 @@ mod tests {
 
     #[test]
     fn unwrap_adds_target_and_via_after_warnings() {
-        let names = |u| columns(u).map(|c| c.name).collect::<Vec<_>>();
+        let names = |u| columns(u, false).map(|c| c.name).collect::<Vec<_>>();
         let (plain, unwrap) = (names(false), names(true));
         assert_eq!(plain, COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>());
         let at = plain.iter().position(|n| *n == "warnings").unwrap() + 1;
@@ -711,8 +745,8 @@ mod tests {
             .into_iter()
             .filter_map(|m| Record::new(m, None))
             .collect();
-        let mut batch = Batch::new(true);
-        let mut json = JsonBatch::new(true);
+        let mut batch = Batch::new(true, false);
+        let mut json = JsonBatch::new(true, false);
         for r in &recs {
             batch.push(r);
             json.push(r);
@@ -733,5 +767,40 @@ mod tests {
             "{lines}"
         );
         assert!(lines.contains(r#""target":null,"via":[],"#), "{lines}");
+    }
+
+    #[test]
+    fn list_id_is_last_and_beside_the_json_lines() {
+        let names = |l| columns(true, l).map(|c| c.name).collect::<Vec<_>>();
+        let (plain, with) = (names(false), names(true));
+        assert_eq!(with.last(), Some(&"list_id"));
+        assert_eq!(with[..with.len() - 1], plain[..]);
+        let text = b"From a@b Tue Jan 12 14:02:11 1993\nList-Id: Gopher <g.example.edu>\n\n<ftp://a.b/>\n\nFrom c@d Tue Jan 12 14:02:11 1993\n\n<ftp://c.d/>\n";
+        let fields = urlsift::Fields::ALL | urlsift::Fields::LIST_ID;
+        let recs: Vec<Record> = Scanner::new()
+            .fields(fields)
+            .extract(text)
+            .into_iter()
+            .filter_map(|m| Record::new(m, None))
+            .collect();
+        let mut batch = Batch::new(false, true);
+        let (mut json, mut lines) = (JsonBatch::new(false, true), JsonBatch::new(false, false));
+        for r in &recs {
+            batch.push(r);
+            json.push(r);
+            lines.push(r);
+        }
+        let Some(Built::Str(ids)) = batch.columns.last() else {
+            panic!("list_id is a string")
+        };
+        assert_eq!((&ids.data[..], ids.valid.zeros), (&b"g.example.edu"[..], 1));
+        // The lines are the rows without it; the column beside them has it.
+        assert_eq!(json.lines.data, lines.lines.data);
+        assert!(lines.list_ids.is_none());
+        let ids = json.list_ids.as_ref().unwrap();
+        assert_eq!(
+            (&ids.data[..], &ids.offsets[..]),
+            (&b"g.example.edu"[..], &[0, 13, 13][..])
+        );
     }
 }

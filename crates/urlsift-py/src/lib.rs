@@ -51,6 +51,22 @@ create_exception!(
 /// Records handed to Python per release of the GIL.
 pub(crate) const BATCH: usize = 1024;
 
+/// The scanner for the keyword options, with each message's `List-Id:`
+/// read too when `list_id`.
+fn scanner_with(
+    naked: bool,
+    raw: bool,
+    strict: bool,
+    html: &str,
+    list_id: bool,
+) -> PyResult<Scanner> {
+    let s = scanner(naked, raw, strict, html)?;
+    Ok(match list_id {
+        true => s.fields(s.get_fields() | urlsift::Fields::LIST_ID),
+        false => s,
+    })
+}
+
 /// The scanner for the keyword options.
 fn scanner(naked: bool, raw: bool, strict: bool, html: &str) -> PyResult<Scanner> {
     let html = options::html_mode(html).map_err(PyValueError::new_err)?;
@@ -131,6 +147,8 @@ pub struct PyMatch {
     rec: Record,
     /// `unwrap=True`: `target` and `via` computed (and in `to_dict`).
     unwrap: bool,
+    /// `list_id=True`: the `List-Id` read (and in `to_dict`).
+    list_id: bool,
 }
 
 #[pymethods]
@@ -273,6 +291,13 @@ impl PyMatch {
         let s = PyBytes::new(py, subject).call_method1("decode", ("utf-8", "surrogateescape"))?;
         Ok(Some(s))
     }
+    /// With `list_id=True`: the list identifier of the message's
+    /// `List-Id:` (RFC 2919; the text between its angle brackets), or
+    /// `None`; `None` without `list_id=True`.
+    #[getter]
+    fn list_id(&self) -> Option<&str> {
+        self.rec.get().message()?.list_id()
+    }
 
     /// With `unwrap=True`: where the link goes when it is a known wrapper
     /// (Safe Links, Proofpoint, ...: docs/unwrap.md), else `None` (as for an
@@ -295,7 +320,9 @@ impl PyMatch {
     }
 
     /// The fields as a dict equal to the command's `--json` object
-    /// (`spans` as lists of two; with `unwrap=True`, `--json --unwrap`'s).
+    /// (`spans` as lists of two; with `unwrap=True`, `--json --unwrap`'s;
+    /// with `list_id=True`, `list_id` last, as `--json --fields
+    /// date,newsgroups,subject,message-id,list-id` adds it).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = &self.rec;
         let m = r.get();
@@ -363,6 +390,9 @@ impl PyMatch {
                 d.set_item("subject", bytes)?;
             }
         }
+        if self.list_id {
+            d.set_item("list_id", self.list_id())?;
+        }
         Ok(d)
     }
 
@@ -394,9 +424,9 @@ impl PyMatch {
 /// `naked` also takes URLs without brackets, `raw` reads every byte as
 /// text (no MIME), `html` says which HTML parts are read (`"fallback"`,
 /// `"always"`, `"never"`), `unwrap` gives each match its `target` and `via`
-/// (where a wrapped link goes).
+/// (where a wrapped link goes), `list_id` its message's `list_id`.
 #[pyfunction]
-#[pyo3(signature = (data, *, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
+#[pyo3(signature = (data, *, naked=false, raw=false, strict=false, html="fallback", unwrap=false, list_id=false))]
 #[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
@@ -406,8 +436,9 @@ fn extract(
     strict: bool,
     html: &str,
     unwrap: bool,
+    list_id: bool,
 ) -> PyResult<Vec<PyMatch>> {
-    let scanner = scanner(naked, raw, strict, html)?;
+    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
     let recs = if let Ok(b) = data.downcast::<PyBytes>() {
         let bytes = b.as_bytes();
         py.allow_threads(|| scan::extract_bytes(bytes, scanner))
@@ -427,7 +458,11 @@ fn extract(
     };
     Ok(recs
         .into_iter()
-        .map(|rec| PyMatch { rec, unwrap })
+        .map(|rec| PyMatch {
+            rec,
+            unwrap,
+            list_id,
+        })
         .collect())
 }
 
@@ -448,6 +483,8 @@ pub struct FileMatches {
     path: Arc<str>,
     /// `unwrap=True`.
     unwrap: bool,
+    /// `list_id=True`.
+    list_id: bool,
     errors: OnError,
     /// `(member, error)` of each failure met, whatever `errors` says.
     damages: Mutex<Vec<(Option<String>, String)>>,
@@ -472,6 +509,7 @@ impl FileMatches {
                 return Ok(Some(PyMatch {
                     rec,
                     unwrap: self.unwrap,
+                    list_id: self.list_id,
                 }));
             }
         }
@@ -488,6 +526,7 @@ impl FileMatches {
                 return Ok(rec.map(|rec| PyMatch {
                     rec,
                     unwrap: self.unwrap,
+                    list_id: self.list_id,
                 }))
             }
             Err(e) => e,
@@ -537,7 +576,7 @@ impl FileMatches {
 /// and ends, `"ignore"` ends; the iterator's `damages` lists them in
 /// every case.
 #[pyfunction]
-#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict"))]
+#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict", list_id=false))]
 #[allow(clippy::too_many_arguments)]
 fn extract_file(
     py: Python<'_>,
@@ -549,8 +588,9 @@ fn extract_file(
     html: &str,
     unwrap: bool,
     errors: &str,
+    list_id: bool,
 ) -> PyResult<FileMatches> {
-    let scanner = scanner(naked, raw, strict, html)?;
+    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
     let errors = OnError::parse(errors)?;
     let name: Arc<str> = match name {
         Some(n) => Arc::from(n),
@@ -559,11 +599,13 @@ fn extract_file(
     let scan = py
         .allow_threads(|| FileScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
-    Ok(FileMatches::new(scan, name, unwrap, errors))
+    Ok(FileMatches::new(scan, name, (unwrap, list_id), errors))
 }
 
 impl FileMatches {
-    fn new(scan: FileScan, path: Arc<str>, unwrap: bool, errors: OnError) -> FileMatches {
+    /// `extra`: `(unwrap, list_id)`.
+    fn new(scan: FileScan, path: Arc<str>, extra: (bool, bool), errors: OnError) -> FileMatches {
+        let (unwrap, list_id) = extra;
         FileMatches {
             state: Box::new(Mutex::new(FileState {
                 scan,
@@ -571,6 +613,7 @@ impl FileMatches {
             })),
             path,
             unwrap,
+            list_id,
             errors,
             damages: Mutex::new(Vec::new()),
         }
@@ -638,9 +681,9 @@ fn open_source(
 /// object is read in place from its current position (a zip from its
 /// central directory, by positions), a zip in a stream that cannot seek is
 /// spooled to a temporary file, 64 GiB at most (an error past that).
-/// `errors` as for `extract_file`.
+/// `errors` and `list_id` as for `extract_file`.
 #[pyfunction]
-#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict"))]
+#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict", list_id=false))]
 #[allow(clippy::too_many_arguments)]
 fn extract_stream(
     py: Python<'_>,
@@ -652,6 +695,7 @@ fn extract_stream(
     html: &str,
     unwrap: bool,
     errors: &str,
+    list_id: bool,
 ) -> PyResult<FileMatches> {
     let errors = OnError::parse(errors)?;
     if fileobj.extract::<PathBuf>().is_ok() {
@@ -659,13 +703,13 @@ fn extract_stream(
             "extract_stream() takes a binary file object; extract_file() takes a path",
         ));
     }
-    let scanner = scanner(naked, raw, strict, html)?;
+    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
     let name: Option<Arc<str>> = name.map(Arc::from);
     let scan = open_source(py, fileobj, name.clone(), None, scanner)?;
     Ok(FileMatches::new(
         scan,
         name.unwrap_or_else(|| Arc::from("(stream)")),
-        unwrap,
+        (unwrap, list_id),
         errors,
     ))
 }
@@ -686,6 +730,8 @@ pub struct ArrowBatches {
     json: bool,
     /// The `target` and `via` fields too.
     unwrap: bool,
+    /// The `list_id` field too.
+    list_id: bool,
 }
 
 const _: () = assert!(std::mem::align_of::<ArrowBatches>() <= 16);
@@ -789,7 +835,11 @@ impl ArrowBatches {
             if batch.rows == 0 {
                 return Ok(None);
             }
-            return Ok(Some((batch.rows, vec![strings(py, &batch.lines)?])));
+            let mut cols = vec![strings(py, &batch.lines)?];
+            if let Some(ids) = &batch.list_ids {
+                cols.push(strings(py, ids)?);
+            }
+            return Ok(Some((batch.rows, cols)));
         }
         let batch: columns::Batch = self.fill(py)?;
         if batch.rows == 0 {
@@ -811,7 +861,7 @@ impl ArrowBatches {
         let got = py.allow_threads(|| {
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
             let (scan, ready, error) = &mut *st;
-            let mut batch = B::new(self.unwrap);
+            let mut batch = B::new(self.unwrap, self.list_id);
             while batch.rows() < rows {
                 if !ready.is_empty() {
                     let take = ready.len().min(rows - batch.rows());
@@ -846,9 +896,11 @@ impl ArrowBatches {
 /// a message start after `lines` lines (see `message_start`). With `json`
 /// a batch has one column instead: each row as a JSON object, the fields
 /// of `columns()` in order, nulls written. With `unwrap` the fields are
-/// `columns(unwrap=True)`'s.
+/// `columns(unwrap=True)`'s. With `list_id` each message's `List-Id:` is
+/// read too: a last column, `columns(list_id=True)`'s, and with `json` a
+/// second column beside the lines (which stay the rows without it).
 #[pyfunction]
-#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false, html="fallback", unwrap=false))]
+#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false, html="fallback", unwrap=false, list_id=false))]
 #[allow(clippy::too_many_arguments)]
 fn scan_arrow(
     py: Python<'_>,
@@ -862,8 +914,9 @@ fn scan_arrow(
     strict: bool,
     html: &str,
     unwrap: bool,
+    list_id: bool,
 ) -> PyResult<ArrowBatches> {
-    let scanner = scanner(naked, raw, strict, html)?;
+    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
     let name: Option<Arc<str>> = name.map(Arc::from);
     let scan = open_source(py, source, name.clone(), range, scanner)?;
     Ok(ArrowBatches {
@@ -872,16 +925,20 @@ fn scan_arrow(
         rows: rows.max(1),
         json,
         unwrap,
+        list_id,
     })
 }
 
 /// The output's fields: `(name, kind, spark_type, nullable)` in order,
 /// `kind` saying how `scan_arrow`'s buffers of the field are laid out;
-/// with `unwrap`, `target` and `via` too.
+/// with `unwrap`, `target` and `via` too; with `list_id`, `list_id` last.
 #[pyfunction]
-#[pyo3(name = "columns", signature = (unwrap=false))]
-fn column_fields(unwrap: bool) -> Vec<(&'static str, &'static str, &'static str, bool)> {
-    columns::columns(unwrap)
+#[pyo3(name = "columns", signature = (unwrap=false, list_id=false))]
+fn column_fields(
+    unwrap: bool,
+    list_id: bool,
+) -> Vec<(&'static str, &'static str, &'static str, bool)> {
+    columns::columns(unwrap, list_id)
         .map(|c| (c.name, c.kind.as_str(), c.spark, c.nullable))
         .collect()
 }

@@ -54,15 +54,16 @@ impl Fields {
     /// The four above, those `--json` writes.
     pub const ALL: Fields = Fields(15);
     /// The `List-Id:` (RFC 2919), a mailing list's name: asked for by
-    /// itself, not among [`Fields::ALL`] nor [`Fields::NAMES`].
+    /// itself (`list-id`), not among [`Fields::ALL`].
     pub const LIST_ID: Fields = Fields(16);
 
     /// The names [`Fields`] parses, in order.
-    pub const NAMES: [(&'static str, Fields); 4] = [
+    pub const NAMES: [(&'static str, Fields); 5] = [
         ("date", Fields::DATE),
         ("newsgroups", Fields::NEWSGROUPS),
         ("subject", Fields::SUBJECT),
         ("message-id", Fields::MESSAGE_ID),
+        ("list-id", Fields::LIST_ID),
     ];
 
     /// Whether every field of `other` is in `self`.
@@ -97,7 +98,7 @@ impl std::fmt::Display for UnknownField {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "unknown field {:?} (known: date, newsgroups, subject, message-id)",
+            "unknown field {:?} (known: date, newsgroups, subject, message-id, list-id)",
             self.0
         )
     }
@@ -109,7 +110,7 @@ impl std::str::FromStr for Fields {
     type Err = UnknownField;
 
     /// A comma-separated list of `date`, `newsgroups`, `subject`,
-    /// `message-id` (any case; empty: none).
+    /// `message-id`, `list-id` (any case; empty: none).
     fn from_str(s: &str) -> Result<Fields, UnknownField> {
         let mut f = Fields::NONE;
         for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {

@@ -45,7 +45,7 @@ from ._urlsift import extract_file as _extract_path
 
 
 def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=False,
-                 html="fallback", unwrap=False, errors="strict"):
+                 html="fallback", unwrap=False, errors="strict", list_id=False):
     """Streams the file at ``path`` (a path, or a URI fsspec reads) as the
     command reads it and iterates over its URLs: :class:`Match` objects
     whose ``path`` is ``path`` as given. Plain paths and ``file://`` URIs
@@ -54,7 +54,8 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
     :func:`extract_stream` streams them, seekable ones read in place (a
     zip by range requests). A file that cannot be opened raises
     ``OSError`` (with the URI as its filename) at once. ``unwrap`` gives
-    each match its ``target`` and ``via`` (where a wrapped link goes).
+    each match its ``target`` and ``via`` (where a wrapped link goes),
+    ``list_id`` its message's ``list_id`` (the ``List-Id:``).
 
     A file damaged further on (a gzip cut short, a bad member of a zip)
     yields every URL of the bytes before the damage, as the command prints
@@ -68,7 +69,7 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
         f = remote.open_uri(path, storage_options)
         try:
             return extract_stream(f, name=path, naked=naked, raw=raw, strict=strict, html=html,
-                                  unwrap=unwrap, errors=errors)
+                                  unwrap=unwrap, errors=errors, list_id=list_id)
         except BaseException:
             f.close()
             raise
@@ -76,9 +77,9 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
         # A file:// URI: the local file, the matches naming the URI.
         local = remote.local_path(path)
         return _extract_path(local, name=path, naked=naked, raw=raw, strict=strict, html=html,
-                             unwrap=unwrap, errors=errors)
+                             unwrap=unwrap, errors=errors, list_id=list_id)
     return _extract_path(os.fspath(path), naked=naked, raw=raw, strict=strict, html=html,
-                         unwrap=unwrap, errors=errors)
+                         unwrap=unwrap, errors=errors, list_id=list_id)
 
 __all__ = [
     "DamageWarning",

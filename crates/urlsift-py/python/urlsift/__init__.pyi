@@ -60,6 +60,8 @@ class Match:
     @property
     def subject(self) -> Optional[str]: ...
     @property
+    def list_id(self) -> Optional[str]: ...
+    @property
     def target(self) -> Optional[str]: ...
     @property
     def via(self) -> Optional[List[str]]: ...
@@ -108,6 +110,7 @@ def extract(
     strict: bool = False,
     html: Literal["fallback", "always", "never"] = "fallback",
     unwrap: bool = False,
+    list_id: bool = False,
 ) -> List[Match]: ...
 def extract_file(
     path: Union[str, "os.PathLike[str]"],
@@ -119,6 +122,7 @@ def extract_file(
     html: Literal["fallback", "always", "never"] = "fallback",
     unwrap: bool = False,
     errors: Literal["strict", "warn", "ignore"] = "strict",
+    list_id: bool = False,
 ) -> FileMatches: ...
 def extract_stream(
     fileobj: BinaryIO,
@@ -130,5 +134,6 @@ def extract_stream(
     html: Literal["fallback", "always", "never"] = "fallback",
     unwrap: bool = False,
     errors: Literal["strict", "warn", "ignore"] = "strict",
+    list_id: bool = False,
 ) -> FileMatches: ...
 def parse(url: Union[str, bytes], *, strict: bool = False) -> Dict[str, object]: ...

@@ -2,7 +2,7 @@
 Rust (:func:`urlsift._urlsift.scan_arrow` gives each field's buffers) and
 wrapped here as they are, no Python object per row. The fields are those
 of :func:`urlsift._urlsift.columns`: ``path``, ``member`` and the
-``--json`` fields, in the command's order.
+``--json`` fields, in the command's order (``list_id`` last when asked).
 """
 
 from typing import Iterator, Optional, Tuple
@@ -31,21 +31,22 @@ TYPES = {
 }
 
 
-#: The layout of each field, in order (with ``unwrap``: ``target`` and
-#: ``via`` too).
-_KINDS = {u: [kind for _, kind, _, _ in _urlsift.columns(u)] for u in (False, True)}
+#: The layout of each field, in order, by ``(unwrap, list_id)`` (with
+#: ``unwrap``: ``target`` and ``via`` too; with ``list_id``: ``list_id``).
+_SHAPES = [(u, l) for u in (False, True) for l in (False, True)]
+_KINDS = {k: [kind for _, kind, _, _ in _urlsift.columns(*k)] for k in _SHAPES}
 _SCHEMA = {
-    u: pa.schema(
-        [pa.field(name, TYPES[kind], nullable) for name, kind, _, nullable in _urlsift.columns(u)]
+    k: pa.schema(
+        [pa.field(name, TYPES[kind], nullable) for name, kind, _, nullable in _urlsift.columns(*k)]
     )
-    for u in (False, True)
+    for k in _SHAPES
 }
 
 
-def schema(unwrap: bool = False) -> pa.Schema:
+def schema(unwrap: bool = False, list_id: bool = False) -> pa.Schema:
     """The Arrow schema of the rows (with ``unwrap``, ``target`` and
-    ``via`` after ``warnings``)."""
-    return _SCHEMA[unwrap]
+    ``via`` after ``warnings``; with ``list_id``, ``list_id`` last)."""
+    return _SCHEMA[(unwrap, list_id)]
 
 
 def _buf(b):
@@ -98,6 +99,9 @@ def _array(kind: str, n: int, parts):
 
 #: The schema of :func:`record_batches` with ``json=True``.
 JSON_SCHEMA = pa.schema([pa.field("value", pa.string(), False)])
+#: The schema of :func:`record_batches` with ``json=True, list_id=True``:
+#: each row's ``List-Id`` beside its JSON line, which stays the row without it.
+JSON_LIST_ID_SCHEMA = JSON_SCHEMA.append(pa.field("list_id", pa.string(), True))
 
 
 def record_batches(
@@ -112,6 +116,7 @@ def record_batches(
     strict: bool = False,
     html: str = "fallback",
     unwrap: bool = False,
+    list_id: bool = False,
 ) -> Iterator[pa.RecordBatch]:
     """The URLs of ``source`` (a path, or a binary file object as
     :func:`urlsift.extract_stream` takes) as record batches of at most
@@ -120,16 +125,23 @@ def record_batches(
     ``json`` the batches have one column, ``value``: each row as a JSON
     object (the fields in order, nulls written), as Spark's JSON writer
     would write the typed row. With ``unwrap`` the rows have ``target`` and
-    ``via`` too (``--json --unwrap``'s fields). A read error raises
-    ``OSError`` after the batches before it."""
+    ``via`` too (``--json --unwrap``'s fields). With ``list_id`` each
+    message's ``List-Id:`` is read too: the rows' last column ``list_id``
+    (as ``--json --fields ...,list-id`` adds it), and with ``json`` a
+    column ``list_id`` beside ``value`` (the lines stay the rows without
+    it, ready to be written). A read error raises ``OSError`` after the
+    batches before it."""
     batches = _urlsift.scan_arrow(
         source, name=name, range=range, rows=rows, json=json, naked=naked, raw=raw, strict=strict,
-        html=html, unwrap=unwrap,
+        html=html, unwrap=unwrap, list_id=list_id,
     )
     if json:
-        for n, (cols,) in batches:
-            yield pa.RecordBatch.from_arrays([_strings(n, cols)], schema=JSON_SCHEMA)
+        for n, cols in batches:
+            arrays = [_strings(n, c) for c in cols]
+            yield pa.RecordBatch.from_arrays(
+                arrays, schema=JSON_LIST_ID_SCHEMA if list_id else JSON_SCHEMA)
         return
+    shape = (unwrap, list_id)
     for n, cols in batches:
-        arrays = [_array(kind, n, parts) for kind, parts in zip(_KINDS[unwrap], cols)]
-        yield pa.RecordBatch.from_arrays(arrays, schema=_SCHEMA[unwrap])
+        arrays = [_array(kind, n, parts) for kind, parts in zip(_KINDS[shape], cols)]
+        yield pa.RecordBatch.from_arrays(arrays, schema=_SCHEMA[shape])

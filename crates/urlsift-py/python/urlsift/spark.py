@@ -100,17 +100,17 @@ def match_struct():
     )
 
 
-def row_schema(unwrap: bool = False):
+def row_schema(unwrap: bool = False, list_id: bool = False):
     """The Spark schema of the job's rows, from the library's list of
     fields (:func:`urlsift._urlsift.columns`): ``path``, ``member``, then
     the ``--json`` fields (with ``unwrap``, ``--json --unwrap``'s: ``target``
-    and ``via`` after ``warnings``)."""
+    and ``via`` after ``warnings``; with ``list_id``, ``list_id`` last)."""
     from pyspark.sql.types import StructField, StructType, _parse_datatype_string
 
     return StructType(
         [
             StructField(name, _parse_datatype_string(spark_type), nullable)
-            for name, _, spark_type, nullable in _urlsift.columns(unwrap)
+            for name, _, spark_type, nullable in _urlsift.columns(unwrap, list_id)
         ]
     )
 
@@ -279,8 +279,10 @@ def balance(tasks, parts: int) -> List[List]:
 
 
 def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None,
-            json=False, html="fallback", unwrap=False, failed=None):
-    """The record batches of one task ``(uri, size, range)``. A file that
+            json=False, html="fallback", unwrap=False, failed=None, list_id=False):
+    """The record batches of one task ``(uri, size, range)`` (with
+    ``list_id``, each row's ``List-Id`` too: see
+    :func:`urlsift.arrow.record_batches`). A file that
     cannot be read, or read to its end, is reported on stderr (counted in
     the accumulator ``errors``, its failures added to ``failed``, a
     :class:`FailureList` accumulator), the batches before the damage kept,
@@ -296,7 +298,7 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
     try:
         src = _open(uri, storage_options)
         for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw, json=json,
-                                html=html, unwrap=unwrap):
+                                html=html, unwrap=unwrap, list_id=list_id):
             n += b.num_rows
             yield b
     except (GeneratorExit, KeyboardInterrupt, SystemExit):
@@ -560,6 +562,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         runs = balance(tasks, args.partitions or 4 * sc.defaultParallelism)
         shared = sc.broadcast(runs)
         naked, raw, html, unwrap = args.naked, args.raw, args.html, args.unwrap
+        # The report groups a mailing list's URLs by their List-Id: read
+        # only for it, a column the rows written leave out.
+        list_id = bool(args.report)
         # JSON lines are written by the library, one string per row, and
         # Spark's text writer writes them as they are: the JVM converts no
         # row (the bytes Spark's JSON writer gives for the typed rows).
@@ -570,16 +575,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 for i in b.column(0).to_pylist():
                     for task in shared.value[i]:
                         yield from batches(task, so, naked, raw, counts, errors, json, html,
-                                           unwrap, failed)
+                                           unwrap, failed, list_id)
 
         n = max(1, len(runs))
         ids = spark.range(0, len(runs), 1, n)
-        schema = "value string" if json else row_schema(unwrap)
+        if json:
+            schema = "value string, list_id string" if list_id else "value string"
+        else:
+            schema = row_schema(unwrap, list_id)
         df = ids.mapInArrow(run, schema)
         if args.report:
             # Read once: the rows written are counted from the cache.
             df = df.persist()
-        out = df.write.mode("overwrite" if args.overwrite else "errorifexists")
+        rows_out = df.drop("list_id") if list_id else df
+        out = rows_out.write.mode("overwrite" if args.overwrite else "errorifexists")
         if args.compression:
             out = out.option("compression", args.compression)
         if json:
@@ -592,8 +601,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.report:
             from pyspark.sql import functions as F
 
-            rows = df.select(F.from_json("value", _JSON_COLUMNS).alias("r")).select("r.*") if json else df
-            derivatives(rows).write(args.report)
+            if json:
+                rows = df.select(F.from_json("value", _JSON_COLUMNS).alias("r"), "list_id")
+                rows = rows.select("r.*", "list_id")
+            else:
+                rows = df
+            derivatives(rows, list_id="list_id").write(args.report)
             df.unpersist()
     finally:
         if own:
