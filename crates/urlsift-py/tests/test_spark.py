@@ -123,3 +123,28 @@ def test_extract_urls_column(root, spark):
             got = [r.asDict(recursive=True) for r in row[col]]
             assert got == want
     assert sum(len(r["b"]) for r in out[:-1]) > 10
+
+
+def test_extract_urls_column_unwraps(spark):
+    """With ``unwrap=True`` the column's structs carry ``target`` and
+    ``via`` after ``warnings``, as ``--json --unwrap`` writes them."""
+    from urlsift.spark import MATCH_FIELDS, UNWRAP_FIELDS, extract_urls, match_struct
+
+    text = ("see <https://l.facebook.com/l.php?u=https%3A%2F%2Fa.example%2Fx&h=AT0> "
+            "and <http://b.example/>\n")
+    df = spark.createDataFrame([(text,)], "text string")
+    row = df.select(extract_urls("text", unwrap=True).alias("u")).collect()[0]
+    got = [r.asDict(recursive=True) for r in row["u"]]
+    names = list(match_struct(unwrap=True).names)
+    at = names.index("warnings") + 1
+    assert names[at:at + 2] == list(UNWRAP_FIELDS)
+    assert [(g["url"], g["target"], g["via"]) for g in got] == [
+        ("https://l.facebook.com/l.php?u=https%3A%2F%2Fa.example%2Fx&h=AT0",
+         "https://a.example/x", ["facebook"]),
+        ("http://b.example/", None, []),
+    ]
+    want = [{k: m.to_dict().get(k) for k in names} for m in urlsift.extract(text, unwrap=True)]
+    assert got == want
+    # Without it, the column is as before: no target, no via.
+    plain = df.select(extract_urls("text").alias("u")).collect()[0]["u"]
+    assert list(plain[0].asDict()) == list(MATCH_FIELDS)

@@ -60,8 +60,23 @@ MATCH_FIELDS = (
 ROW_FIELDS = ("path", "member") + MATCH_FIELDS
 
 
-def match_struct():
-    """The Spark type of one match (the ``--json`` fields but ``path``)."""
+#: The fields ``unwrap=True`` adds after ``warnings``, as ``--json --unwrap``
+#: does: the wrapper's target and the kinds of wrappers it goes through.
+UNWRAP_FIELDS = ("target", "via")
+
+
+def _match_fields(unwrap: bool) -> Tuple[str, ...]:
+    """:data:`MATCH_FIELDS`, with ``unwrap`` :data:`UNWRAP_FIELDS` after
+    ``warnings``."""
+    if not unwrap:
+        return MATCH_FIELDS
+    at = MATCH_FIELDS.index("warnings") + 1
+    return MATCH_FIELDS[:at] + UNWRAP_FIELDS + MATCH_FIELDS[at:]
+
+
+def match_struct(unwrap: bool = False):
+    """The Spark type of one match (the ``--json`` fields but ``path``;
+    with ``unwrap``, ``target`` and ``via`` after ``warnings``)."""
     from pyspark.sql.types import (
         ArrayType,
         BooleanType,
@@ -78,6 +93,10 @@ def match_struct():
             StructField("offset", LongType(), False),
         ]
     )
+    unwrapped = [
+        StructField("target", StringType(), True),
+        StructField("via", ArrayType(StringType(), False), False),
+    ] if unwrap else []
     return StructType(
         [
             StructField("line", LongType(), False),
@@ -95,6 +114,7 @@ def match_struct():
             StructField("content_type", StringType(), True),
             StructField("anchor", StringType(), True),
             StructField("warnings", ArrayType(warning, False), False),
+            *unwrapped,
             StructField("message_id", StringType(), True),
         ]
     )
@@ -358,10 +378,12 @@ def walk(path: str, errors: Optional[List[str]] = None, _above=(), *,
 
 
 def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = False,
-                 html: str = "fallback"):
+                 html: str = "fallback", unwrap: bool = False):
     """A column of ``string`` or ``binary`` text -> a column of arrays of
     structs, one per URL, with the fields of ``urlsift --json`` but ``path``
-    (see :func:`match_struct`). A null text gives a null array.
+    (see :func:`match_struct`; with ``unwrap``, a wrapped link's ``target``
+    and ``via`` too, as ``--json --unwrap``). A null text gives a null
+    array.
 
     >>> df.select(extract_urls("body").alias("urls"))  # doctest: +SKIP
     """
@@ -370,15 +392,17 @@ def extract_urls(col, *, naked: bool = False, raw: bool = False, strict: bool = 
 
     # Checked here, on the driver: an option the library lacks fails now,
     # not in every task.
-    urlsift.extract(b"", naked=naked, raw=raw, strict=strict, html=html)
+    urlsift.extract(b"", naked=naked, raw=raw, strict=strict, html=html, unwrap=unwrap)
+    fields = _match_fields(unwrap)
 
     def urls(text):
         if text is None:
             return None
-        found = urlsift.extract(text, naked=naked, raw=raw, strict=strict, html=html)
-        return [_values(m, MATCH_FIELDS) for m in found]
+        found = urlsift.extract(text, naked=naked, raw=raw, strict=strict, html=html,
+                                unwrap=unwrap)
+        return [_values(m, fields) for m in found]
 
-    return udf(urls, ArrayType(match_struct(), False), useArrow=False)(col)
+    return udf(urls, ArrayType(match_struct(unwrap), False), useArrow=False)(col)
 
 
 def derivatives(df, *, url="url", date="date", newsgroups="newsgroups", list_id=None,
