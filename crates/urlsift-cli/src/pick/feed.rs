@@ -87,15 +87,24 @@ impl Feed {
         match self.lookup(r.key) {
             Ok(i) => batch.counts.push((i, 1)),
             Err(_) => batch.new.push(Entry {
-                url: String::from_utf8_lossy(r.url).into_owned(),
+                url: text(r.url),
                 form: r.form,
                 count: 1,
-                context: String::from_utf8_lossy(r.context.trim_ascii()).into_owned(),
+                context: text(r.context.trim_ascii()),
                 // Where a wrapped link goes (Safe Links, Proofpoint, ...),
                 // shown beside it; the wrapper stays what is opened.
                 target: urlsift::unwrap(r.url).target().map(str::to_owned),
             }),
         }
+    }
+}
+
+/// `bytes` as text, lossily: most are valid UTF-8, which `from_utf8`
+/// checks faster than the lossy reading walks it.
+fn text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
     }
 }
 

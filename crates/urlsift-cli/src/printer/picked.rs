@@ -24,10 +24,13 @@ pub fn push(out: &mut Vec<u8>, key: &str, m: &Match, reading: &[u8], context: Op
     out.push(b'\t');
     if let Some(c) = context {
         let c = c.strip_suffix(b"\r").unwrap_or(c);
-        out.extend(
-            c.iter()
-                .map(|&b| if b < 0x20 || b == 0x7f { b' ' } else { b }),
-        );
+        let control = |b: u8| b < 0x20 || b == 0x7f;
+        if c.iter().any(|&b| control(b)) {
+            out.extend(c.iter().map(|&b| if control(b) { b' ' } else { b }));
+        } else {
+            // Most lines: copied whole.
+            out.extend_from_slice(c);
+        }
     }
     out.push(b'\n');
 }
