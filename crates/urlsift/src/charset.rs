@@ -82,6 +82,17 @@ impl Charset {
         let label = trim(label);
         #[cfg(feature = "charsets")]
         {
+            // Most mail says one of these (every message's `Content-Type`
+            // is read for it): known at once, not looked up.
+            if label.eq_ignore_ascii_case(b"us-ascii") {
+                return Some(Charset(encoding_rs::WINDOWS_1252));
+            }
+            if label.eq_ignore_ascii_case(b"utf-8") {
+                return Some(Charset(encoding_rs::UTF_8));
+            }
+            if label.eq_ignore_ascii_case(b"iso-8859-1") {
+                return Some(Charset(encoding_rs::WINDOWS_1252));
+            }
             let label = MAIL_ALIASES
                 .iter()
                 .find(|(a, _)| a.eq_ignore_ascii_case(label))
@@ -264,6 +275,24 @@ mod tests {
             // The replacement encoding's labels decode nothing.
             assert_eq!(name(b"iso-2022-kr"), None);
             assert_eq!(name(b"hz-gb-2312"), None);
+        }
+    }
+
+    /// The labels known at once are those the Encoding Standard gives.
+    #[cfg(feature = "charsets")]
+    #[test]
+    fn the_common_labels_are_the_standards() {
+        for l in [
+            "us-ascii",
+            "US-ASCII",
+            "utf-8",
+            "UTF-8",
+            "iso-8859-1",
+            "ISO-8859-1",
+            " utf-8 ",
+        ] {
+            let want = encoding_rs::Encoding::for_label_no_replacement(l.trim().as_bytes());
+            assert_eq!(Charset::for_label(l.as_bytes()), want.map(Charset), "{l}");
         }
     }
 

@@ -321,10 +321,23 @@ impl Collector {
 
     /// The first bytes of the lines that matter to an idle collector: the
     /// first letters of the names it reads, and those of an empty line.
-    pub const FIRST: [u8; 16] = [
+    /// `List-Id:` is read only when asked for ([`Collector::FIRST_LIST`]):
+    /// every header line a letter more lets through costs the header walk
+    /// a stop.
+    pub const FIRST: [u8; 14] = [
+        b'\n', b'\r', b'C', b'c', b'D', b'd', b'M', b'm', b'N', b'n', b'P', b'p', b'S', b's',
+    ];
+
+    /// [`Collector::FIRST`] and the first letters of `List-Id:`.
+    pub const FIRST_LIST: [u8; 16] = [
         b'\n', b'\r', b'C', b'c', b'D', b'd', b'L', b'l', b'M', b'm', b'N', b'n', b'P', b'p', b'S',
         b's',
     ];
+
+    /// Whether it reads `List-Id:` (its first letters then matter).
+    pub fn reads_list(&self) -> bool {
+        self.fields.contains(Fields::LIST_ID)
+    }
 
     /// The mbox `From ` line that starts the message.
     pub fn mbox_line(&mut self, line: &[u8]) {
@@ -369,7 +382,7 @@ impl Collector {
         // let go without looking for their colon).
         if !line
             .first()
-            .is_some_and(|b| Collector::FIRST[2..].contains(b))
+            .is_some_and(|b| Collector::FIRST_LIST[2..].contains(b))
         {
             return;
         }

@@ -274,13 +274,16 @@ impl MessageTracker {
     /// is what it held at the line before). Returns where reading goes on
     /// (a line start, or the end of `data`).
     fn header_lines(&mut self, data: &[u8], i: usize, base: u64) -> usize {
-        const FIRST: [u8; 16] = Collector::FIRST;
-        if FIRST.contains(&data[i]) {
-            return self.line_at(data, i, base);
+        let next = if self.collector.reads_list() {
+            Self::next_wanted(data, i, Collector::FIRST_LIST)
+        } else {
+            Self::next_wanted(data, i, Collector::FIRST)
+        };
+        if next != Some(i) {
+            // The lines let go are not empty.
+            self.prev_empty = false;
         }
-        // The lines let go are not empty.
-        self.prev_empty = false;
-        if let Some(s) = next_line_start_in(data, i, FIRST, |_| true) {
+        if let Some(s) = next {
             return self.line_at(data, s, base);
         }
         // The line begun after the last line feed, if any, is read whole
@@ -294,6 +297,15 @@ impl MessageTracker {
             ));
         }
         data.len()
+    }
+
+    /// The first line start from the line start `data[i]` whose first
+    /// byte is in `first`.
+    fn next_wanted<const N: usize>(data: &[u8], i: usize, first: [u8; N]) -> Option<usize> {
+        if first.contains(&data[i]) {
+            return Some(i);
+        }
+        next_line_start_in(data, i, first, |_| true)
     }
 
     /// Reads the line at `data[s]` through [`MessageTracker::whole_line`].
