@@ -299,10 +299,36 @@ const NAME_KEYS: [(u64, usize); name_count()] = {
     keys
 };
 
+/// The names' shapes: for each first letter (`| 0x20`, modulo 32), a bit
+/// for each length a name with it has.
+const SHAPES: [u64; 32] = {
+    let mut shapes = [0u64; 32];
+    let mut i = 0;
+    while i < RULES.len() {
+        let mut j = 0;
+        while j < RULES[i].names.len() {
+            let name = RULES[i].names[j].as_bytes();
+            shapes[((name[0] | 0x20) & 31) as usize] |= 1 << name.len();
+            j += 1;
+        }
+        i += 1;
+    }
+    shapes
+};
+
 /// The cheap first test: whether `name` may be one of the table's names
-/// (same length, same first 8 bytes without regard to case).
+/// (a first letter and a length one has, then the same length and first
+/// 8 bytes without regard to case).
 #[inline]
 pub(crate) fn known_name(name: &[u8]) -> bool {
+    match name.first() {
+        Some(&b) if name.len() < 64 => {
+            if SHAPES[usize::from((b | 0x20) & 31)] >> name.len() & 1 == 0 {
+                return false;
+            }
+        }
+        _ => return false,
+    }
     let key = name_key(name);
     NAME_KEYS
         .iter()

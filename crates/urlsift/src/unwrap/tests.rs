@@ -460,3 +460,44 @@ fn base64_decodes_both_alphabets() {
     assert!(base64(b"K=w").is_none());
     assert!(base64(b"K w").is_none());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
+    /// The authority read 32 bytes at once is the one read a byte at a
+    /// time, wherever the SSE2 pass takes it (no user, no port, short).
+    #[test]
+    fn the_authority_is_read_alike_at_once_and_a_byte_at_a_time(
+        auth in "[a-zA-Z0-9.-]{0,40}(@[a-z.]{0,5})?(:[0-9.]{0,3})?",
+        tail in "((/|\\?|#)[a-z./?#@:]{0,6})?",
+        scheme in "(https://|http://|HTTP://)",
+    ) {
+        let s = format!("{scheme}{auth}{tail}");
+        let after = scheme.len();
+        #[cfg(target_arch = "x86_64")]
+        if let Some(a) = authority_sse2(s.as_bytes(), after) {
+            proptest::prop_assert_eq!(a, authority_scalar(s.as_bytes(), after));
+        }
+        proptest::prop_assert_eq!(authority(s.as_bytes(), after), authority_scalar(s.as_bytes(), after));
+    }
+}
+
+/// The authority's end and dots at every length around 16 and 32 bytes.
+#[test]
+fn the_authority_at_every_length() {
+    for len in 0..40 {
+        for dot in 0..len {
+            let mut host = vec![b'a'; len];
+            host[dot] = b'.';
+            for tail in ["", "/", "?q", "#f"] {
+                let s = [b"http://".as_slice(), &host, tail.as_bytes()].concat();
+                assert_eq!(
+                    authority(&s, 7),
+                    authority_scalar(&s, 7),
+                    "{}",
+                    String::from_utf8_lossy(&s)
+                );
+            }
+        }
+    }
+}
