@@ -304,14 +304,19 @@ fn authority_scalar(s: &[u8], after: usize) -> Authority {
 fn authority_sse2(s: &[u8], after: usize) -> Option<Authority> {
     use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
     let rest = s.get(after..)?;
-    // The bytes from `after`, zero past the end (a zero byte is none of
-    // those looked for).
+    // The 32 bytes from `after`, read where they lie, or copied with zeros
+    // past the end (a zero byte is none of those looked for).
     let mut buf = [0u8; 32];
     let n = rest.len().min(32);
-    buf[..n].copy_from_slice(&rest[..n]);
-    let p = buf.as_ptr();
+    let p = if n == 32 {
+        rest.as_ptr()
+    } else {
+        buf[..n].copy_from_slice(rest);
+        buf.as_ptr()
+    };
     let mask = |b: u8| -> u32 {
-        // SAFETY: SSE2 is part of x86-64; both 16-byte loads read `buf`.
+        // SAFETY: SSE2 is part of x86-64; both 16-byte loads read the 32
+        // bytes at `p`, in `rest` or in `buf`.
         unsafe {
             let v = _mm_set1_epi8(b as i8);
             let lo = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p.cast()), v)) as u32;
