@@ -5,15 +5,18 @@
 #     urlsift.extract_file on the same mbox (best of RUNS, interleaved).
 #  2. One Spark core (local[1]) over the generated corpus (gen-corpus --size
 #     SIZE --seed 7), its files listed REPS times in --files-from, JSON
-#     output: MB/s = bytes / (job time - an empty job's time); target 300.
+#     output: MB/s = bytes / (job time - an empty job's time); target 600.
 #  3. CPU cost: busy time of the whole machine (/proc/stat: every process,
 #     JVM and Python workers included) less an empty job's, in MB per
-#     CPU-second; target 250. On a machine shared with other work that
+#     CPU-second; target 500. On a machine shared with other work that
 #     counts the others too: the CPU time of the job's own processes (user +
 #     system of every process of its session: driver, JVM, Python workers,
 #     sampled from /proc) is given beside it.
 #  4. local[2]'s speed-up over local[1].
 #  5. The largest RSS of a Python worker during the runs (target < 256 MiB).
+#  6. The job with --report DIR (the derivatives and the page computed as
+#     Spark aggregations) against the same job without, local[2]: the time
+#     beyond an empty job's (target: at most 1.2x).
 #
 #   benches/spark.sh [SIZE] [REPS]     (default 512M 8)
 #
@@ -89,7 +92,7 @@ while os.path.exists(f"{work}/running"):
 open(f"{work}/watched", "w").write(f"{rss} {sum(ticks.values()) / os.sysconf('SC_CLK_TCK'):.2f}\n")
 PY
 }
-# job MASTER LIST: "wall-seconds machine-busy-seconds worker-rss-KiB job-cpu-seconds"
+# job MASTER LIST [JOB OPTIONS...]: "wall-seconds machine-busy-seconds worker-rss-KiB job-cpu-seconds"
 job() {
     rm -rf "$work/out" "$work/sid"
     touch "$work/running"
@@ -98,7 +101,7 @@ job() {
     local b0 t0 b1 t1
     b0=$(busy); t0=$(date +%s.%N)
     PYSPARK_PYTHON="$py" setsid sh -c 'echo $$ >"$0/sid"; exec "$@"' "$work" \
-        "$py" -m urlsift.spark --master "$1" --files-from "$2" --out "$work/out" \
+        "$py" -m urlsift.spark --master "$1" --files-from "$2" --out "$work/out" "${@:3}" \
         >/dev/null 2>"$work/err" || [ $? -eq 1 ] || { cat "$work/err" >&2; exit 1; }
     t1=$(date +%s.%N); b1=$(busy)
     rm -f "$work/running"; wait "$w"
@@ -119,3 +122,6 @@ done
 read -r w1 e1 <"$work/time-local[1]"
 read -r w2 e2 <"$work/time-local[2]"
 awk -v a="$w1" -v b="$e1" -v c="$w2" -v d="$e2" 'BEGIN {printf "local[2] speed-up over local[1]: %.2fx\n", (a - b) / (c - d)}'
+rm -rf "$work/report"
+read -r wr _ _ _ < <(job "local[2]" "$work/list" --report "$work/report")
+awk -v r="$wr" -v a="$w2" -v e="$e2" 'BEGIN {printf "--report, local[2]: job %.1f s against %.1f s without (empty job %.1f s): %.2fx (target <= 1.2)\n", r, a, e, (r - e) / (a - e)}'
