@@ -433,14 +433,14 @@ def derivatives(df, *, url="url", date="date", newsgroups="newsgroups", list_id=
         col(message_id, "i"),
     )
 
-    def count(batches):
+    def count(parts):
         # Arrow batches, each column made a list at once: the rows are never
         # Python `Row` objects (a DataFrame's `.rdd` makes one per row, and
         # that cost the job five times its own time).
         import pyarrow as pa
 
         d = _urlsift.Derivatives()
-        for b in batches:
+        for b in parts:
             c = b.to_pydict()
             for u, t, g, l, p, m, i in zip(c["u"], c["t"], c["g"], c["l"], c["p"], c["m"], c["i"]):
                 if u is not None:
