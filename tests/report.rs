@@ -88,18 +88,10 @@ fn the_same_answers_whatever_the_threads_and_order_of_inputs() {
         }
         let r = run(d.path(), &a);
         assert_eq!(r.code, 0, "{}", r.stderr);
-        let files: Vec<Vec<u8>> = [
-            "timeline.csv",
-            "domains.csv",
-            "domains-by-year.csv",
-            "groups.csv",
-            "graph.gexf",
-            "graph.graphml",
-            "index.html",
-        ]
-        .iter()
-        .map(|f| std::fs::read(out.join(f)).unwrap())
-        .collect();
+        let files: Vec<Vec<u8>> = urlsift_report::Tables::NAMES
+            .iter()
+            .map(|f| std::fs::read(out.join(f)).unwrap())
+            .collect();
         seen.push(files);
     }
     assert_eq!(seen[0], seen[1]);

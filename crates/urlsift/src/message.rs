@@ -329,10 +329,16 @@ impl Collector {
     ];
 
     /// [`Collector::FIRST`] and the first letters of `List-Id:`.
-    pub const FIRST_LIST: [u8; 16] = [
-        b'\n', b'\r', b'C', b'c', b'D', b'd', b'L', b'l', b'M', b'm', b'N', b'n', b'P', b'p', b'S',
-        b's',
-    ];
+    pub const FIRST_LIST: [u8; 16] = {
+        let mut set = [b'L'; 16];
+        let mut i = 0;
+        while i < Collector::FIRST.len() {
+            set[i] = Collector::FIRST[i];
+            i += 1;
+        }
+        set[15] = b'l';
+        set
+    };
 
     /// Whether it reads `List-Id:` (its first letters then matter).
     pub fn reads_list(&self) -> bool {
