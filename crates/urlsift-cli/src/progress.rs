@@ -48,7 +48,10 @@ impl Progress {
 
     /// `files` inputs done.
     pub fn files(&self, files: u64) {
-        self.bar.set_message(format!("{files} files"));
+        self.bar.set_message(match files {
+            1 => "1 file".to_string(),
+            n => format!("{n} files"),
+        });
     }
 
     /// Removes the bar.
