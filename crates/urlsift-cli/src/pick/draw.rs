@@ -69,9 +69,9 @@ pub fn render(state: &PickState, area: Rect, buf: &mut Buffer, look: Look) {
     let w = area.width as usize;
     // The status line holds the selected URL whole, wrapped over as many
     // rows as it needs (at most a third of the screen).
-    let full = state.selected().map(|e| match &e.target {
-        Some(t) => format!("{} → {}", e.url, t),
-        None => e.url.clone(),
+    let full = state.selected().map(|e| match e.target() {
+        Some(t) => format!("{} → {}", e.url(), t),
+        None => e.url().to_owned(),
     });
     let need = full
         .as_ref()
@@ -106,12 +106,12 @@ pub fn render(state: &PickState, area: Rect, buf: &mut Buffer, look: Look) {
         } else {
             String::new()
         };
-        let shown = match &e.target {
+        let shown = match e.target() {
             Some(t) => {
                 let half = url_w.saturating_sub(3) / 2;
-                format!("{} → {}", shorten(&e.url, half), shorten(t, half))
+                format!("{} → {}", shorten(e.url(), half), shorten(t, half))
             }
-            None => shorten(&e.url, url_w),
+            None => shorten(e.url(), url_w),
         };
         // The form right-aligned at the screen's edge.
         let form = e.form.as_str();
@@ -136,7 +136,7 @@ pub fn render(state: &PickState, area: Rect, buf: &mut Buffer, look: Look) {
         y += 1;
         if per == 2 && y < end {
             let ctx = Line::from(Span::styled(
-                format!("{}{}", " ".repeat(LEAD), e.context),
+                format!("{}{}", " ".repeat(LEAD), e.context()),
                 look.fg(Color::DarkGray).add_modifier(Modifier::DIM),
             ));
             buf.set_line(area.x, y, &ctx, area.width);
@@ -235,13 +235,9 @@ mod tests {
     use urlsift::Form;
 
     fn entry(url: &str, count: u64, form: Form, context: &str) -> Entry {
-        Entry {
-            url: url.into(),
-            form,
-            count,
-            context: context.into(),
-            target: None,
-        }
+        let mut e = Entry::new(url, form, context, None);
+        e.count = count;
+        e
     }
 
     fn state() -> PickState {

@@ -10,6 +10,12 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+/// Batches are sent at most this often (the first at once, the last when
+/// the search ends): each send wakes the picker, which draws at most every
+/// 40 ms anyway.
+const SEND_EVERY: Duration = Duration::from_millis(20);
 
 /// What the picker hears from the scanner thread.
 #[derive(Debug)]
@@ -37,6 +43,10 @@ pub struct Feed {
     /// A record cut by a write (the search writes whole records; this is
     /// only for safety).
     partial: Vec<u8>,
+    /// What is found and not yet sent.
+    batch: Batch,
+    /// When a batch was last sent (`None`: none yet).
+    sent: Option<Instant>,
 }
 
 impl Feed {
@@ -50,6 +60,8 @@ impl Feed {
             hasher: RandomState::new(),
             others: HashMap::new(),
             partial: Vec::new(),
+            batch: Batch::default(),
+            sent: None,
         }
     }
 
@@ -86,36 +98,51 @@ impl Feed {
         };
         match self.lookup(r.key) {
             Ok(i) => batch.counts.push((i, 1)),
-            Err(_) => batch.new.push(Entry {
-                url: text(r.url),
-                form: r.form,
-                count: 1,
-                context: text(r.context.trim_ascii()),
+            Err(_) => batch.new.push(Entry::new(
+                &text(r.url),
+                r.form,
+                &text(r.context.trim_ascii()),
                 // Where a wrapped link goes (Safe Links, Proofpoint, ...),
                 // shown beside it; the wrapper stays what is opened.
-                target: urlsift::unwrap(r.url).target().map(str::to_owned),
-            }),
+                urlsift::unwrap(r.url).target(),
+            )),
         }
     }
 }
 
 /// `bytes` as text, lossily: most are valid UTF-8, which `from_utf8`
-/// checks faster than the lossy reading walks it.
-fn text(bytes: &[u8]) -> String {
+/// checks faster than the lossy reading walks it (and borrows).
+fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        Ok(s) => s.into(),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+impl Feed {
+    /// Sends what is pending; an error when the picker has gone.
+    fn send(&mut self) -> io::Result<()> {
+        if self.batch.new.is_empty() && self.batch.counts.is_empty() {
+            return Ok(());
+        }
+        self.sent = Some(Instant::now());
+        let batch = std::mem::take(&mut self.batch);
+        // The picker has gone: the search stops as on a closed pipe.
+        self.tx
+            .send(Msg::Batch(batch))
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
     }
 }
 
 impl Write for Feed {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut batch = Batch::default();
+        let mut batch = std::mem::take(&mut self.batch);
         let mut rest = buf;
         if !self.partial.is_empty() {
             match memchr::memchr(b'\n', rest) {
                 None => {
                     self.partial.extend_from_slice(rest);
+                    self.batch = batch;
                     return Ok(buf.len());
                 }
                 Some(k) => {
@@ -131,17 +158,22 @@ impl Write for Feed {
             rest = &rest[k + 1..];
         }
         self.partial.extend_from_slice(rest);
-        if !batch.new.is_empty() || !batch.counts.is_empty() {
-            // The picker has gone: the search stops as on a closed pipe.
-            self.tx
-                .send(Msg::Batch(batch))
-                .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        self.batch = batch;
+        if self.sent.is_none_or(|t| t.elapsed() >= SEND_EVERY) {
+            self.send()?;
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+        self.send()
+    }
+}
+
+impl Drop for Feed {
+    /// The last batch goes before the search's end is told.
+    fn drop(&mut self) {
+        let _ = self.send();
     }
 }
 
@@ -179,27 +211,34 @@ mod tests {
             b"http://a/\tbracketed\thttp://A/\t  see <http://A/>\nhttp://b/\tnaked\thttp://b/\t\n",
         )
         .unwrap();
-        // A record cut in two, and a repeat.
+        let first = match rx.try_recv() {
+            Ok(Msg::Batch(b)) => b,
+            other => panic!("the first batch is sent at once: {other:?}"),
+        };
+        // A record cut in two, and a repeat: held (the last batch was just
+        // sent) until the flush.
         f.write_all(b"http://a/\thref\thttp://a/\tx\nhttp://c/\twra")
             .unwrap();
+        assert!(rx.try_recv().is_err());
+        f.flush().unwrap();
         f.write_all(b"pped\thttp://c/\tctx\n").unwrap();
         f.write_all(b"not a record\n").unwrap();
+        // The rest goes when the search drops the feed.
         drop(f);
-        let batches: Vec<Batch> = rx
-            .iter()
-            .map(|m| match m {
+        let batches: Vec<Batch> = std::iter::once(first)
+            .chain(rx.iter().map(|m| match m {
                 Msg::Batch(b) => b,
                 Msg::Done(_) => unreachable!(),
-            })
+            }))
             .collect();
         assert_eq!(batches.len(), 3);
         assert_eq!(batches[0].new.len(), 2);
-        assert_eq!(batches[0].new[0].url, "http://A/");
-        assert_eq!(batches[0].new[0].context, "see <http://A/>");
+        assert_eq!(batches[0].new[0].url(), "http://A/");
+        assert_eq!(batches[0].new[0].context(), "see <http://A/>");
         assert_eq!(batches[0].new[1].form, Form::Naked);
         assert_eq!(batches[1].counts, vec![(0, 1)]);
         assert!(batches[1].new.is_empty());
-        assert_eq!(batches[2].new[0].url, "http://c/");
+        assert_eq!(batches[2].new[0].url(), "http://c/");
         assert_eq!(batches[2].new[0].form, Form::Wrapped);
     }
 

@@ -11,10 +11,10 @@
 //! The search runs on its own thread, as `urlsift` runs it, writing
 //! records (see `printer::picked`) into a [`feed::Feed`], which keeps each
 //! normalized URL once and sends batches over a channel; this thread alone
-//! reads keys (waiting 5 ms at most while the search runs), takes the
-//! batches and draws when something changed (at most every 40 ms while
-//! URLs arrive), so the list fills while a large mailbox is still being
-//! read, and shows its end at once.
+//! waits on the channel while the search runs (5 ms at most, then reads
+//! the keys typed meanwhile), takes the batches and draws when something
+//! changed (at most every 40 ms while URLs arrive), so the list fills while
+//! a large mailbox is still being read, and shows its end at once.
 //!
 //! ratatui 0.29 with crossterm 0.28: the last ratatui whose MSRV is under
 //! the command's, and a backend that reads `/dev/tty` itself when stdin is
@@ -34,12 +34,13 @@ use state::{Effect, PickState, Scan};
 use std::io::{self, IsTerminal, Write};
 use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, TryRecvError};
+use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How long a key is waited for while the search runs: the channel is
-/// drained this often, so a batch (and the end) shows this soon.
+/// How long the channel is waited on while the search runs before the
+/// keys typed meanwhile are read (and how long a key is waited for while
+/// a drawing is due).
 const TICK: Duration = Duration::from_millis(5);
 /// How long a key is waited for once the search has ended (signals are
 /// checked this often).
@@ -185,8 +186,25 @@ impl Loop<'_> {
             if sig != 0 {
                 return Ok(End::Signal(sig));
             }
+            // While the search runs, this thread waits on the channel, so
+            // a batch and the end show at once; keys are then read without
+            // waiting, a tick late at most.
+            // (Not past a drawing that is due.)
+            let mut wait_rx = (*self.state.scan() == Scan::Running).then(|| match dirty {
+                false => TICK,
+                true if now => Duration::ZERO,
+                true => FRAME.saturating_sub(drawn.elapsed()).min(TICK),
+            });
             loop {
-                match rx.try_recv() {
+                let got = if let Some(wait) = wait_rx.take() {
+                    rx.recv_timeout(wait).map_err(|e| match e {
+                        RecvTimeoutError::Timeout => TryRecvError::Empty,
+                        RecvTimeoutError::Disconnected => TryRecvError::Disconnected,
+                    })
+                } else {
+                    rx.try_recv()
+                };
+                match got {
                     Ok(Msg::Batch(b)) => {
                         now |= self.state.entries().is_empty();
                         self.state.extend(b)
@@ -227,7 +245,9 @@ impl Loop<'_> {
                 now = false;
                 drawn = Instant::now();
             }
-            let wait = if *self.state.scan() == Scan::Running || dirty {
+            let wait = if *self.state.scan() == Scan::Running {
+                Duration::ZERO
+            } else if dirty {
                 TICK
             } else {
                 IDLE

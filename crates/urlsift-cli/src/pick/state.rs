@@ -9,20 +9,61 @@ use std::cell::Cell;
 use urlsift::Form;
 
 /// One URL of the list: a normalized URL, shown once.
+///
+/// Its URL and context share one allocation: a large mailbox makes tens of
+/// thousands of entries, and their allocations were most of what the
+/// picker cost beyond the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The URL as first written (its first reading).
-    pub url: String,
+    /// The URL as first written, then the context line.
+    text: Box<str>,
+    /// Where the URL ends in `text`.
+    url_len: usize,
     /// How it was first written.
     pub form: Form,
     /// How many times it was found.
     pub count: u64,
+    /// The URL a wrapper (a mail gateway's redirect) points to, shown
+    /// beside it when known.
+    target: Option<Box<str>>,
+}
+
+impl Entry {
+    /// An entry found once.
+    pub fn new(url: &str, form: Form, context: &str, target: Option<&str>) -> Entry {
+        let mut text = String::with_capacity(url.len() + context.len());
+        text.push_str(url);
+        text.push_str(context);
+        Entry {
+            text: text.into_boxed_str(),
+            url_len: url.len(),
+            form,
+            count: 1,
+            target: target.map(Box::from),
+        }
+    }
+
+    /// The URL as first written (its first reading).
+    pub fn url(&self) -> &str {
+        &self.text[..self.url_len]
+    }
+
     /// One line about it: the raw line it stood in, or the anchor text of
     /// an HTML link when the search knows it.
-    pub context: String,
-    /// The URL a wrapper (a mail gateway's redirect) points to, shown
-    /// beside it when known; `None` until the search reads wrappers.
-    pub target: Option<String>,
+    pub fn context(&self) -> &str {
+        &self.text[self.url_len..]
+    }
+
+    /// Where a wrapper points, when it is one and its target is known.
+    pub fn target(&self) -> Option<&str> {
+        self.target.as_deref()
+    }
+
+    /// Sets where the entry's URL points (a test's wrapper).
+    #[cfg(test)]
+    pub fn set_target(&mut self, target: &str) {
+        self.target = Some(target.into());
+    }
 }
 
 /// What the scanner thread sends: new entries in order of first
@@ -161,16 +202,20 @@ impl PickState {
     }
 
     /// Adds what the scanner found.
-    pub fn extend(&mut self, batch: Batch) {
-        for e in batch.new {
-            let i = self.entries.len();
-            let keep = self.keeps(&e);
-            self.entries.push(e);
-            self.marked.push(false);
-            if keep {
-                self.view.push(i);
+    pub fn extend(&mut self, mut batch: Batch) {
+        let first = self.entries.len();
+        if self.query.is_empty() {
+            self.view.extend(first..first + batch.new.len());
+        } else {
+            for (k, e) in batch.new.iter().enumerate() {
+                if self.keeps(e) {
+                    self.view.push(first + k);
+                }
             }
         }
+        // Moved in bulk, not one by one.
+        self.entries.append(&mut batch.new);
+        self.marked.resize(self.entries.len(), false);
         // (After the new ones: a count may be of an entry of this batch.)
         for (i, n) in batch.counts {
             if let Some(e) = self.entries.get_mut(i) {
@@ -215,9 +260,9 @@ impl PickState {
             Action::Act | Action::ActTarget => {
                 // The wrapper is opened unless its target is asked for: the
                 // wrapper is what the mail gateway logs and checks.
-                let of = |e: &Entry| match (&action, &e.target) {
-                    (Action::ActTarget, Some(t)) => t.clone(),
-                    _ => e.url.clone(),
+                let of = |e: &Entry| match (&action, e.target()) {
+                    (Action::ActTarget, Some(t)) => t.to_owned(),
+                    _ => e.url().to_owned(),
                 };
                 let urls: Vec<String> = if self.marks > 0 {
                     let urls = (self.marked.iter().enumerate())
@@ -238,7 +283,7 @@ impl PickState {
             }
             Action::Copy => {
                 return match self.selected() {
-                    Some(e) => Effect::Copy(e.url.clone()),
+                    Some(e) => Effect::Copy(e.url().to_owned()),
                     None => Effect::None,
                 }
             }
@@ -353,7 +398,7 @@ impl PickState {
     /// regard to ASCII case, in its URL, target or context.
     fn keeps(&self, e: &Entry) -> bool {
         self.query.split_whitespace().all(|w| {
-            [Some(&e.url), e.target.as_ref(), Some(&e.context)]
+            [Some(e.url()), e.target(), Some(e.context())]
                 .into_iter()
                 .flatten()
                 .any(|s| contains_ignore_case(s, w))
@@ -388,13 +433,7 @@ mod tests {
     use super::*;
 
     pub(crate) fn entry(url: &str, context: &str) -> Entry {
-        Entry {
-            url: url.into(),
-            form: Form::Bracketed,
-            count: 1,
-            context: context.into(),
-            target: None,
-        }
+        Entry::new(url, Form::Bracketed, context, None)
     }
 
     fn filled(urls: &[&str]) -> PickState {
@@ -407,7 +446,7 @@ mod tests {
     }
 
     fn selected(s: &PickState) -> &str {
-        &s.selected().unwrap().url
+        s.selected().unwrap().url()
     }
 
     #[test]
@@ -447,7 +486,7 @@ mod tests {
         let mut s = PickState::new();
         let wrapper = "https://urldefense.com/v3/__https://example.com/__;!!x$";
         let mut e = entry(wrapper, "");
-        e.target = Some("https://example.com/".into());
+        e.set_target("https://example.com/");
         s.extend(Batch {
             new: vec![e, entry("http://plain.example/", "")],
             counts: vec![],

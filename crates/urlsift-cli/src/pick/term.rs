@@ -12,7 +12,7 @@ use crossterm::{cursor, execute, terminal};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::fs::{File, OpenOptions};
-use std::io;
+use std::io::{self, BufWriter};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Once};
@@ -35,8 +35,11 @@ pub fn open_tty() -> Option<File> {
 
 /// The screen, in raw mode on the alternate screen while it lives.
 pub struct Guard {
-    /// What ratatui draws on.
-    pub term: Terminal<CrosstermBackend<File>>,
+    /// What ratatui draws on: buffered, as the terminal is a file, not
+    /// stdout (unbuffered, each cell's text and colour was a system call
+    /// of its own, some thousands a screen); ratatui flushes after each
+    /// frame.
+    pub term: Terminal<CrosstermBackend<BufWriter<File>>>,
 }
 
 impl Guard {
@@ -50,7 +53,9 @@ impl Guard {
             }));
         });
         take()?;
-        let term = Terminal::new(CrosstermBackend::new(tty.try_clone()?))?;
+        // Room for a full screen with its colours in one write.
+        let out = BufWriter::with_capacity(64 * 1024, tty.try_clone()?);
+        let term = Terminal::new(CrosstermBackend::new(out))?;
         Ok(Guard { term })
     }
 

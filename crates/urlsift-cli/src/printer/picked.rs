@@ -25,7 +25,9 @@ pub fn push(out: &mut Vec<u8>, key: &str, m: &Match, reading: &[u8], context: Op
     if let Some(c) = context {
         let c = c.strip_suffix(b"\r").unwrap_or(c);
         let control = |b: u8| b < 0x20 || b == 0x7f;
-        if c.iter().any(|&b| control(b)) {
+        // A fold, not `any`: without an early exit the check is vectorized,
+        // and most lines have no control byte to stop at.
+        if c.iter().fold(false, |seen, &b| seen | control(b)) {
             out.extend(c.iter().map(|&b| if control(b) { b' ' } else { b }));
         } else {
             // Most lines: copied whole.
