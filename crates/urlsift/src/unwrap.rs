@@ -147,16 +147,26 @@ impl Unwrapped {
 /// assert_eq!(u.target(), Some("https://example.com/#newsletter"));
 /// assert!(!urlsift::unwrap("https://example.com/?url=https%3A%2F%2Fa.example").is_wrapped());
 /// ```
+#[inline]
 pub fn unwrap(url: impl AsRef<[u8]>) -> Unwrapped {
-    unwrap_bytes(url.as_ref())
+    let url = url.as_ref();
+    // Nearly every URL is no wrapper: that answer is given inline, without
+    // a call (the command asks it of every URL it prints with --unwrap).
+    match find(url) {
+        None => Unwrapped::default(),
+        Some(first) => unwrap_found(url, first),
+    }
 }
 
-fn unwrap_bytes(url: &[u8]) -> Unwrapped {
+/// [`unwrap`] of `url`, whose outermost wrapper `find` gave.
+#[inline(never)]
+fn unwrap_found(url: &[u8], first: (&'static Rule, Parts)) -> Unwrapped {
     let mut out = Unwrapped::default();
     let mut current = String::new();
     let mut link = url;
+    let mut found = Some(first);
     while out.hops.len() < MAX_DEPTH {
-        let Some((rule, parts)) = find(link) else {
+        let Some((rule, parts)) = found.take().or_else(|| find(link)) else {
             break;
         };
         out.hops.push(Hop {
@@ -229,10 +239,14 @@ fn registered_name(s: &[u8], host: (usize, usize), dots: [usize; 3]) -> Option<&
     }
     let start = |d: usize| if d == usize::MAX { None } else { Some(d + 1) };
     let name = &s[start(before).unwrap_or(host_start)..last];
-    if end - last == 3
-        && before != usize::MAX
-        && (name.eq_ignore_ascii_case(b"co") || name.eq_ignore_ascii_case(b"com"))
-    {
+    // (`co` or `com` without regard to case, compared as words: the
+    // slice comparison is a call.)
+    let co_or_com = match *name {
+        [a, b] => u16::from_le_bytes([a, b]) | 0x2020 == u16::from_le_bytes(*b"co"),
+        [a, b, c] => u32::from_le_bytes([a, b, c, 0]) | 0x20_2020 == u32::from_le_bytes(*b"com\0"),
+        _ => false,
+    };
+    if end - last == 3 && before != usize::MAX && co_or_com {
         return Some(&s[start(third).unwrap_or(host_start)..before]);
     }
     Some(name)
@@ -302,26 +316,38 @@ fn authority_scalar(s: &[u8], after: usize) -> Authority {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn authority_sse2(s: &[u8], after: usize) -> Option<Authority> {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8, _mm_setzero_si128,
+    };
     let rest = s.get(after..)?;
-    // The 32 bytes from `after`, read where they lie, or copied with zeros
-    // past the end (a zero byte is none of those looked for).
-    let mut buf = [0u8; 32];
     let n = rest.len().min(32);
-    let p = if n == 32 {
-        rest.as_ptr()
-    } else {
-        buf[..n].copy_from_slice(rest);
-        buf.as_ptr()
+    // The 32 bytes from `after` as two 16-byte vectors, the second's bits
+    // shifted to their place: read where they lie; for 16 to 31 bytes the
+    // second read ends at the end (overlapping the first, whose bits agree);
+    // under 16, copied with zeros past the end (a zero byte is none of
+    // those looked for) and no second vector.
+    let mut buf = [0u8; 16];
+    // SAFETY: SSE2 is part of x86-64; every load reads 16 bytes within
+    // `rest` or `buf`.
+    let (lo, hi, shift) = unsafe {
+        let p = rest.as_ptr();
+        if n >= 16 {
+            let lo = _mm_loadu_si128(p.cast());
+            let at = n.min(32) - 16;
+            (lo, _mm_loadu_si128(p.add(at).cast()), at as u32)
+        } else {
+            buf[..n].copy_from_slice(rest);
+            let lo = _mm_loadu_si128(buf.as_ptr().cast());
+            (lo, _mm_setzero_si128(), 16)
+        }
     };
     let mask = |b: u8| -> u32 {
-        // SAFETY: SSE2 is part of x86-64; both 16-byte loads read the 32
-        // bytes at `p`, in `rest` or in `buf`.
+        // SAFETY: SSE2 is part of x86-64.
         unsafe {
             let v = _mm_set1_epi8(b as i8);
-            let lo = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p.cast()), v)) as u32;
-            let hi = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(p.add(16).cast()), v)) as u32;
-            lo | hi << 16
+            let lo = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, v)) as u32;
+            let hi = _mm_movemask_epi8(_mm_cmpeq_epi8(hi, v)) as u32;
+            lo | hi << shift
         }
     };
     let ends = mask(b'/') | mask(b'?') | mask(b'#');
