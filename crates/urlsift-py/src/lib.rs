@@ -716,7 +716,15 @@ fn extract_stream(
 
 /// A scan, the records read ahead of the batch and a read error to raise
 /// after them.
-type ArrowState = (FileScan, VecDeque<Record>, Option<std::io::Error>);
+/// The scan, the records read and not yet in a batch, a read error to
+/// raise after them, and (`report=`) the derivatives the records given out
+/// are counted into.
+type ArrowState = (
+    FileScan,
+    VecDeque<Record>,
+    Option<std::io::Error>,
+    Option<report::Counter>,
+);
 
 /// The records of a source as Arrow column buffers, batch by batch (see
 /// `columns`): what the Spark job turns into record batches.
@@ -860,11 +868,15 @@ impl ArrowBatches {
         let rows = self.rows;
         let got = py.allow_threads(|| {
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            let (scan, ready, error) = &mut *st;
+            let (scan, ready, error, report) = &mut *st;
             let mut batch = B::new(self.unwrap, self.list_id);
             while batch.rows() < rows {
                 if !ready.is_empty() {
                     let take = ready.len().min(rows - batch.rows());
+                    // Counted as they are given out.
+                    if let Some(c) = report {
+                        c.count(ready.range(..take), self.unwrap);
+                    }
                     for r in ready.drain(..take) {
                         batch.push(&r);
                     }
@@ -898,9 +910,11 @@ impl ArrowBatches {
 /// of `columns()` in order, nulls written. With `unwrap` the fields are
 /// `columns(unwrap=True)`'s. With `list_id` each message's `List-Id:` is
 /// read too: a last column, `columns(list_id=True)`'s, and with `json` a
-/// second column beside the lines (which stay the rows without it).
+/// second column beside the lines (which stay the rows without it). With
+/// `report` (a `Derivatives`) each row given out is counted into it as
+/// `urlsift --report` counts it (the target with `unwrap`).
 #[pyfunction]
-#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false, html="fallback", unwrap=false, list_id=false))]
+#[pyo3(signature = (source, *, name=None, range=None, rows=16384, json=false, naked=false, raw=false, strict=false, html="fallback", unwrap=false, list_id=false, report=None))]
 #[allow(clippy::too_many_arguments)]
 fn scan_arrow(
     py: Python<'_>,
@@ -915,12 +929,16 @@ fn scan_arrow(
     html: &str,
     unwrap: bool,
     list_id: bool,
+    report: Option<PyRef<'_, report::PyDerivatives>>,
 ) -> PyResult<ArrowBatches> {
-    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
+    // The report groups a list's URLs by List-Id: read for it, whether
+    // the rows have the column or not.
+    let scanner = scanner_with(naked, raw, strict, html, list_id || report.is_some())?;
     let name: Option<Arc<str>> = name.map(Arc::from);
     let scan = open_source(py, source, name.clone(), range, scanner)?;
+    let counts = report.map(|d| report::Counter::new(d.d.clone()));
     Ok(ArrowBatches {
-        state: Box::new(Mutex::new((scan, VecDeque::new(), None))),
+        state: Box::new(Mutex::new((scan, VecDeque::new(), None, counts))),
         name: name.unwrap_or_else(|| Arc::from("(stream)")),
         rows: rows.max(1),
         json,

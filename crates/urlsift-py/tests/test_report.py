@@ -48,6 +48,36 @@ def test_derivatives_from_python_are_the_commands(urlsift_bin, root, tmp_path):
         urlsift.Derivatives.from_bytes(b"not derivatives")
 
 
+@pytest.mark.parametrize("unwrap", [False, True])
+def test_derivatives_counted_by_the_scan_are_the_commands(urlsift_bin, root, tmp_path, unwrap):
+    """record_batches(report=...) counts as the command does, as the job's
+    tasks count (a Derivatives per task, pickled and merged), with
+    --unwrap counting the targets the command prints."""
+    pytest.importorskip("pyarrow")
+    import pickle
+
+    from urlsift.arrow import record_batches
+
+    flags = ["--unwrap"] if unwrap else []
+    out = tmp_path / "cmd"
+    run = subprocess.run([urlsift_bin, *flags, "--report", str(out), "samples"], cwd=root,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    want = {f: (out / f).read_text() for f in FILES}
+    total = urlsift.Derivatives()
+    rows = 0
+    for i, path in enumerate(sample_files(root)):
+        d = urlsift.Derivatives()
+        for b in record_batches(str(root / path), name=path, unwrap=unwrap, json=i % 2 == 0,
+                                report=d):
+            rows += b.num_rows
+        total.merge(pickle.loads(pickle.dumps(d)))
+    assert total.urls == rows > 0
+    got = total.files()
+    for f in FILES:
+        assert got[f] == want[f], f
+
+
 def test_job_report_is_the_commands(urlsift_bin, root, tmp_path):
     pytest.importorskip("pyspark")
     want = command_report(urlsift_bin, root, tmp_path, "samples")

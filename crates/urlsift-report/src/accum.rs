@@ -182,6 +182,20 @@ pub struct Derivatives {
     /// The earliest distinct dated URLs, sorted by date and text, at most
     /// [`EARLIEST`].
     pub(crate) earliest: Vec<(i64, Box<str>)>,
+    /// What the last row put in the sets that most rows repeat.
+    pub(crate) repeat: Repeat,
+}
+
+/// The message and input of the last row counted, and the timeline cell
+/// it went to: the URLs of a message come one after the other, and a set
+/// already holding a key is left alone, so these sets are looked up once
+/// a message, not once a URL. Not part of the counts (neither serialized
+/// nor merged).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Repeat {
+    message: Option<u64>,
+    input: Option<u64>,
+    cell_message: Option<((Period, u16), u64)>,
 }
 
 fn min_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
@@ -266,8 +280,14 @@ impl Derivatives {
         self.first = min_opt(self.first, t);
         self.last = max_opt(self.last, t);
         self.distinct.insert(h);
-        self.messages.insert(row.message);
-        self.inputs.insert(row.input);
+        if self.repeat.message != Some(row.message) {
+            self.repeat.message = Some(row.message);
+            self.messages.insert(row.message);
+        }
+        if self.repeat.input != Some(row.input) {
+            self.repeat.input = Some(row.input);
+            self.inputs.insert(row.input);
+        }
         if let Some(t) = t {
             self.early(t, text);
         }
@@ -286,7 +306,10 @@ impl Derivatives {
         let cell = self.timeline.entry((period, s)).or_default();
         cell.urls += 1;
         cell.distinct.insert(h);
-        cell.messages.insert(row.message);
+        if self.repeat.cell_message != Some(((period, s), row.message)) {
+            self.repeat.cell_message = Some(((period, s), row.message));
+            cell.messages.insert(row.message);
+        }
 
         let Some((host, ip)) = host_of(url) else {
             return;
@@ -348,6 +371,12 @@ impl Derivatives {
     /// Adds the counts of `other` (rows counted apart: another thread,
     /// input or partition).
     pub fn merge(&mut self, other: Derivatives) {
+        if self.urls == 0 {
+            // Nothing counted here (every row counted adds to `urls`): the
+            // other's counts are the whole.
+            *self = other;
+            return;
+        }
         self.urls += other.urls;
         self.undated += other.undated;
         self.first = min_opt(self.first, other.first);

@@ -117,6 +117,7 @@ def record_batches(
     html: str = "fallback",
     unwrap: bool = False,
     list_id: bool = False,
+    report=None,
 ) -> Iterator[pa.RecordBatch]:
     """The URLs of ``source`` (a path, or a binary file object as
     :func:`urlsift.extract_stream` takes) as record batches of at most
@@ -130,10 +131,14 @@ def record_batches(
     (as ``--json --fields ...,list-id`` adds it), and with ``json`` a
     column ``list_id`` beside ``value`` (the lines stay the rows without
     it, ready to be written). A read error raises ``OSError`` after the
-    batches before it."""
+    batches before it.
+
+    ``report``, a :class:`urlsift.Derivatives`, gets each row counted in as
+    it is given out (``urlsift --report``'s counts, made by the scan in
+    Rust: no row is read back)."""
     batches = _urlsift.scan_arrow(
         source, name=name, range=range, rows=rows, json=json, naked=naked, raw=raw, strict=strict,
-        html=html, unwrap=unwrap, list_id=list_id,
+        html=html, unwrap=unwrap, list_id=list_id, report=report,
     )
     if json:
         for n, cols in batches:

@@ -186,6 +186,26 @@ class FailureList:
         return a
 
 
+class DerivativesParam:
+    """The accumulator parameter of the report's counts: a
+    :class:`urlsift.Derivatives` per task (shipped as its bytes), merged
+    into the driver's as each task ends. The counts are added by the tasks
+    that write the rows, in the write's own (result) stage: Spark applies
+    a result task's accumulator updates once per partition, so a task run
+    again, or a speculative copy, counts nothing twice."""
+
+    def zero(self, value):
+        return _urlsift.Derivatives()
+
+    def addInPlace(self, a, b):
+        # The terms are the tasks' own (or unpickled for the driver): moved,
+        # not copied; into nothing, a term is the sum.
+        if a.urls == 0:
+            return b
+        a.merge(b, consume=True)
+        return a
+
+
 #: Ranges of a large plain file are cut this often (``--split-size``).
 SPLIT = 256 << 20
 #: How far before a nominal cut a message start is looked for.
@@ -299,7 +319,7 @@ def balance(tasks, parts: int) -> List[List]:
 
 
 def batches(task, storage_options=None, naked=False, raw=False, counts=None, errors=None,
-            json=False, html="fallback", unwrap=False, failed=None, list_id=False):
+            json=False, html="fallback", unwrap=False, failed=None, list_id=False, report=None):
     """The record batches of one task ``(uri, size, range)`` (with
     ``list_id``, each row's ``List-Id`` too: see
     :func:`urlsift.arrow.record_batches`). A file that
@@ -308,7 +328,9 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
     :class:`FailureList` accumulator), the batches before the damage kept,
     as the command goes on after an unreadable file: whatever an input
     raises ends its task's reading of that input only, never the task;
-    ``counts`` gets the number of rows."""
+    ``counts`` gets the number of rows, and ``report`` (a
+    :class:`urlsift.Derivatives`) the rows counted as ``--report`` counts
+    them."""
     # Absolute: a task's function may come from the job run as a file.
     from urlsift.arrow import record_batches
 
@@ -318,7 +340,7 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
     try:
         src = _open(uri, storage_options)
         for b in record_batches(src, name=uri, range=rng, naked=naked, raw=raw, json=json,
-                                html=html, unwrap=unwrap, list_id=list_id):
+                                html=html, unwrap=unwrap, list_id=list_id, report=report):
             n += b.num_rows
             yield b
     except (GeneratorExit, KeyboardInterrupt, SystemExit):
@@ -451,12 +473,6 @@ def derivatives(df, *, url="url", date="date", newsgroups="newsgroups", list_id=
     merged = rows.mapInArrow(count, "d binary").rdd.map(lambda r: bytes(r.d)).treeAggregate(
         _urlsift.Derivatives().to_bytes(), merge, merge)
     return _urlsift.Derivatives.from_bytes(merged)
-
-
-#: The columns of a JSON line the derivatives read (``--report`` with the
-#: default JSON output).
-_JSON_COLUMNS = ("url string, date string, newsgroups array<string>, path string, "
-                 "member string, message_id string")
 
 
 def read_list(path: str, storage_options=None) -> List[str]:
@@ -595,33 +611,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         runs = balance(tasks, args.partitions or 4 * sc.defaultParallelism)
         shared = sc.broadcast(runs)
         naked, raw, html, unwrap = args.naked, args.raw, args.html, args.unwrap
-        # The report groups a mailing list's URLs by their List-Id: read
-        # only for it, a column the rows written leave out.
-        list_id = bool(args.report)
+        # The report's counts are made by the tasks that write the rows, as
+        # they scan (the library's code, the command's counting): no row is
+        # read back.
+        report = bool(args.report)
+        derived = sc.accumulator(_urlsift.Derivatives(), DerivativesParam()) if report else None
         # JSON lines are written by the library, one string per row, and
         # Spark's text writer writes them as they are: the JVM converts no
         # row (the bytes Spark's JSON writer gives for the typed rows).
         json = args.format == "json"
 
         def run(ids):
+            d = _urlsift.Derivatives() if report else None
             for b in ids:
                 for i in b.column(0).to_pylist():
                     for task in shared.value[i]:
                         yield from batches(task, so, naked, raw, counts, errors, json, html,
-                                           unwrap, failed, list_id)
+                                           unwrap, failed, report=d)
+            if d is not None:
+                derived.add(d)
 
         n = max(1, len(runs))
         ids = spark.range(0, len(runs), 1, n)
-        if json:
-            schema = "value string, list_id string" if list_id else "value string"
-        else:
-            schema = row_schema(unwrap, list_id)
+        schema = "value string" if json else row_schema(unwrap)
         df = ids.mapInArrow(run, schema)
-        if args.report:
-            # Read once: the rows written are counted from the cache.
-            df = df.persist()
-        rows_out = df.drop("list_id") if list_id else df
-        out = rows_out.write.mode("overwrite" if args.overwrite else "errorifexists")
+        out = df.write.mode("overwrite" if args.overwrite else "errorifexists")
         if args.compression:
             out = out.option("compression", args.compression)
         if json:
@@ -631,16 +645,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         found = listed + _in_order(failed.value, files)
         if found:
             write_errors(spark, found, args.out, args.format)
-        if args.report:
-            from pyspark.sql import functions as F
-
-            if json:
-                rows = df.select(F.from_json("value", _JSON_COLUMNS).alias("r"), "list_id")
-                rows = rows.select("r.*", "list_id")
-            else:
-                rows = df
-            derivatives(rows, list_id="list_id").write(args.report)
-            df.unpersist()
+        if report:
+            derived.value.write(args.report)
     finally:
         if own:
             spark.stop()
