@@ -8,12 +8,13 @@
 //! period and scheme, its domain), one per message and input, a string
 //! per scheme, host, domain and group, and the [`EARLIEST`] first URLs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 use urlsift::{Timestamp, Url};
 
 use crate::domain::{host_of, registrable};
-use crate::hash::{hash, IdMap, Set};
+use crate::hash::{hash, IdMap, Ids, Prehashed, Set};
 
 /// How many of the earliest distinct URLs are kept.
 pub const EARLIEST: usize = 25;
@@ -123,7 +124,9 @@ pub fn message_key(input: u64, message_id: Option<&str>, date: Option<Timestamp>
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Cell {
     pub urls: u64,
-    pub distinct: Set,
+    /// Distinct URLs: the `(URL, period)` pairs of [`Derivatives::seen`]
+    /// and [`Derivatives::more_periods`] that fall here.
+    pub distinct: u64,
     pub messages: Set,
 }
 
@@ -131,11 +134,26 @@ pub(crate) struct Cell {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Domain {
     pub urls: u64,
-    pub distinct: Set,
+    /// Distinct URLs: those of [`Derivatives::seen`] under this domain.
+    pub distinct: u64,
     /// The first URL: earliest dated, ties and the undated by text.
     pub first: Option<(i64, Box<str>)>,
     pub last: Option<i64>,
 }
+
+/// What a distinct URL is counted under. Its scheme and domain follow
+/// from its text; its period is the first it was counted in (the others
+/// are in [`Derivatives::more_periods`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Seen {
+    pub scheme: u16,
+    /// Its index in [`Derivatives::domains`], [`NO_DOMAIN`] for none.
+    pub domain: u32,
+    pub period: Period,
+}
+
+/// [`Seen::domain`] of a URL counted under no domain.
+pub(crate) const NO_DOMAIN: u32 = u32::MAX;
 
 /// Counts of one group and domain.
 #[derive(Clone, Debug, Default)]
@@ -164,7 +182,13 @@ pub struct Derivatives {
     pub(crate) undated: u64,
     pub(crate) first: Option<i64>,
     pub(crate) last: Option<i64>,
-    pub(crate) distinct: Set,
+    /// Each distinct URL (its [`hash`]) and what it is counted under: one
+    /// lookup a URL gives the distinct counts of the whole, its timeline
+    /// cell and its domain, kept as counters beside them.
+    pub(crate) seen: HashMap<u64, Seen, BuildHasherDefault<Prehashed>>,
+    /// The `(URL, period)` pairs of URLs counted in more than one period,
+    /// beyond the first (kept in [`Derivatives::seen`]).
+    pub(crate) more_periods: HashSet<(u64, Period), BuildHasherDefault<Ids>>,
     pub(crate) messages: Set,
     pub(crate) inputs: Set,
     /// Scheme names (lower case), indexed by the timeline's keys.
@@ -243,7 +267,32 @@ impl Derivatives {
 
     /// Distinct URLs (by their normalized form).
     pub fn distinct_urls(&self) -> u64 {
-        self.distinct.len() as u64
+        self.seen.len() as u64
+    }
+
+    /// Counts the URL `h` in `period` under `scheme` and `domain` (indices
+    /// of this accumulator): distinct in the whole, its domain and its
+    /// cell the first time it is met, and in a cell the first time it is
+    /// met in that period.
+    fn see(&mut self, h: u64, period: Period, scheme: u16, domain: u32) {
+        use std::collections::hash_map::Entry;
+        let new_in_cell = match self.seen.entry(h) {
+            Entry::Vacant(v) => {
+                v.insert(Seen {
+                    scheme,
+                    domain,
+                    period,
+                });
+                if domain != NO_DOMAIN {
+                    self.domains[domain as usize].1.distinct += 1;
+                }
+                true
+            }
+            Entry::Occupied(o) => o.get().period != period && self.more_periods.insert((h, period)),
+        };
+        if new_in_cell {
+            self.timeline.entry((period, scheme)).or_default().distinct += 1;
+        }
     }
 
     /// Counts one URL. A row whose URL is not valid under RFC 1738's
@@ -279,7 +328,6 @@ impl Derivatives {
         }
         self.first = min_opt(self.first, t);
         self.last = max_opt(self.last, t);
-        self.distinct.insert(h);
         if self.repeat.message != Some(row.message) {
             self.repeat.message = Some(row.message);
             self.messages.insert(row.message);
@@ -305,35 +353,36 @@ impl Derivatives {
         } as u16;
         let cell = self.timeline.entry((period, s)).or_default();
         cell.urls += 1;
-        cell.distinct.insert(h);
         if self.repeat.cell_message != Some(((period, s), row.message)) {
             self.repeat.cell_message = Some(((period, s), row.message));
             cell.messages.insert(row.message);
         }
-
-        let Some((host, ip)) = host_of(url) else {
+        let d = match host_of(url) {
+            None => NO_DOMAIN,
+            Some((host, ip)) => match self.hosts.get(&*host) {
+                Some(&d) => d,
+                None => {
+                    let name = registrable(&host, ip);
+                    let d = match self.domain_ids.get(name) {
+                        Some(&d) => d,
+                        None => {
+                            let d = self.domains.len() as u32;
+                            self.domains.push((name.into(), Domain::default()));
+                            self.domain_ids.insert(name.into(), d);
+                            d
+                        }
+                    };
+                    self.hosts.insert(host.as_ref().into(), d);
+                    d
+                }
+            },
+        };
+        self.see(h, period, s, d);
+        if d == NO_DOMAIN {
             return;
-        };
-        let d = match self.hosts.get(&*host) {
-            Some(&d) => d,
-            None => {
-                let name = registrable(&host, ip);
-                let d = match self.domain_ids.get(name) {
-                    Some(&d) => d,
-                    None => {
-                        let d = self.domains.len() as u32;
-                        self.domains.push((name.into(), Domain::default()));
-                        self.domain_ids.insert(name.into(), d);
-                        d
-                    }
-                };
-                self.hosts.insert(host.as_ref().into(), d);
-                d
-            }
-        };
+        }
         let dom = &mut self.domains[d as usize].1;
         dom.urls += 1;
-        dom.distinct.insert(h);
         first_of(&mut dom.first, t.unwrap_or(i64::MAX), text);
         dom.last = max_opt(dom.last, t);
         *self.by_year.entry((period.year_only(), d)).or_default() += 1;
@@ -381,7 +430,6 @@ impl Derivatives {
         self.undated += other.undated;
         self.first = min_opt(self.first, other.first);
         self.last = max_opt(self.last, other.last);
-        self.distinct.extend(other.distinct);
         self.messages.extend(other.messages);
         self.inputs.extend(other.inputs);
         for (t, u) in other.earliest {
@@ -399,9 +447,9 @@ impl Derivatives {
             })
             .collect();
         for ((p, s), c) in other.timeline {
+            // (The distinct counts are made again below, URL by URL.)
             let mine = self.timeline.entry((p, schemes[s as usize])).or_default();
             mine.urls += c.urls;
-            mine.distinct.extend(c.distinct);
             mine.messages.extend(c.messages);
         }
         let mut doms = Vec::with_capacity(other.domains.len());
@@ -417,7 +465,6 @@ impl Derivatives {
             };
             let mine = &mut self.domains[i as usize].1;
             mine.urls += d.urls;
-            mine.distinct.extend(d.distinct);
             if let Some((t, u)) = d.first {
                 first_of(&mut mine.first, t, &u);
             }
@@ -426,6 +473,25 @@ impl Derivatives {
         }
         for (h, d) in other.hosts {
             self.hosts.entry(h).or_insert(doms[d as usize]);
+        }
+        // Each of the other's (URL, period) pairs counted here once: its
+        // first period, then the others.
+        let ours = |s: &Seen| {
+            let d = match s.domain {
+                NO_DOMAIN => NO_DOMAIN,
+                d => doms[d as usize],
+            };
+            (schemes[s.scheme as usize], d)
+        };
+        for (&h, s) in &other.seen {
+            let (scheme, d) = ours(s);
+            self.see(h, s.period, scheme, d);
+        }
+        for &(h, p) in &other.more_periods {
+            if let Some(s) = other.seen.get(&h) {
+                let (scheme, d) = ours(s);
+                self.see(h, p, scheme, d);
+            }
         }
         for ((p, d), n) in other.by_year {
             *self.by_year.entry((p, doms[d as usize])).or_default() += n;

@@ -112,7 +112,7 @@ impl Tables {
                 period: p.year_month(),
                 scheme: d.schemes[s as usize].to_string(),
                 urls: c.urls,
-                distinct_urls: c.distinct.len() as u64,
+                distinct_urls: c.distinct,
                 messages: c.messages.len() as u64,
             })
             .collect();
@@ -129,7 +129,7 @@ impl Tables {
             .map(|(i, (name, c))| DomainRow {
                 domain: name.to_string(),
                 urls: c.urls,
-                distinct_urls: c.distinct.len() as u64,
+                distinct_urls: c.distinct,
                 hosts: hosts[i],
                 first_date: c
                     .first
@@ -197,7 +197,7 @@ impl Tables {
                 files: d.inputs.len() as u64,
                 messages: d.messages.len() as u64,
                 urls: d.urls,
-                distinct_urls: d.distinct.len() as u64,
+                distinct_urls: d.seen.len() as u64,
                 undated: d.undated,
                 first: ts(d.first),
                 last: ts(d.last),
@@ -611,6 +611,54 @@ mod tests {
         r.merge(right);
         assert_eq!(Tables::new(&left).files(), whole);
         assert_eq!(Tables::new(&r).files(), whole);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// The law the accumulators keep: rows counted in parts, the parts
+        /// merged in any order (some through the wire), give the files of
+        /// the rows counted whole. URLs recur over a few periods and
+        /// domains, so the distinct counts of cells and domains are made
+        /// by merges too.
+        #[test]
+        fn parts_merged_in_any_order_are_the_whole(
+            picks in proptest::collection::vec((0usize..9, 0i64..5, 0usize..3, 0u64..6, 0usize..4), 0..60),
+            order in proptest::collection::vec(0usize..4, 4),
+            wire in proptest::collection::vec(proptest::bool::ANY, 4),
+        ) {
+            const URLS: [&str; 9] = [
+                "http://www.example.com/a", "HTTP://WWW.EXAMPLE.COM/a", "http://news.example.com/b",
+                "ftp://ftp.example.org/pub/", "mailto:someone@lists.example.org",
+                "gopher://gopher.example.edu/1", "http://192.0.2.1/x", "news:comp.mail.misc",
+                "http://www.example.co.uk/c",
+            ];
+            const GROUPS: [&[&str]; 3] = [&[], &["comp.mail.misc"], &["alt.test", "comp.mail.misc"]];
+            let rows: Vec<_> = picks
+                .iter()
+                .map(|&(u, t, g, m, _)| {
+                    let date = (t != 0).then(|| 700_000_000 + t * 3_000_000);
+                    (URLS[u].to_string(), date, GROUPS[g].to_vec(), m)
+                })
+                .collect();
+            let whole = Tables::new(&count(&rows)).files();
+            let mut parts: Vec<Vec<_>> = vec![Vec::new(); 4];
+            for (row, &(.., part)) in rows.iter().zip(&picks) {
+                parts[part].push(row.clone());
+            }
+            let mut merged = Derivatives::new();
+            for &k in &order {
+                let mut d = count(&std::mem::take(&mut parts[k]));
+                if wire[k] {
+                    d = Derivatives::from_bytes(&d.to_bytes()).unwrap();
+                }
+                merged.merge(d);
+            }
+            for rest in parts {
+                merged.merge(count(&rest));
+            }
+            proptest::prop_assert_eq!(Tables::new(&merged).files(), whole);
+        }
     }
 
     #[test]

@@ -4,10 +4,10 @@
 
 use std::fmt;
 
-use crate::accum::{Cell, Derivatives, Domain, Edge, Period};
+use crate::accum::{Cell, Derivatives, Domain, Edge, Period, Seen, NO_DOMAIN};
 use crate::hash::Set;
 
-const MAGIC: &[u8; 8] = b"usrpt\x00\x00\x01";
+const MAGIC: &[u8; 8] = b"usrpt\x00\x00\x02";
 
 /// Bytes that are not a serialized [`Derivatives`] of this version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,7 +138,6 @@ impl Derivatives {
         w.u(self.undated);
         w.i(self.first);
         w.i(self.last);
-        w.set(&self.distinct);
         w.set(&self.messages);
         w.set(&self.inputs);
         w.u(self.schemes.len() as u64);
@@ -150,14 +149,14 @@ impl Derivatives {
             w.u(u64::from(p.0));
             w.u(u64::from(s));
             w.u(c.urls);
-            w.set(&c.distinct);
+            w.u(c.distinct);
             w.set(&c.messages);
         }
         w.u(self.domains.len() as u64);
         for (name, d) in &self.domains {
             w.s(name);
             w.u(d.urls);
-            w.set(&d.distinct);
+            w.u(d.distinct);
             match &d.first {
                 Some((t, u)) => {
                     w.u(1);
@@ -167,6 +166,26 @@ impl Derivatives {
                 None => w.u(0),
             }
             w.i(d.last);
+        }
+        // The distinct URLs, by hash: each its scheme, domain (plus one; 0
+        // for none) and first period, then the pairs of later periods.
+        let mut seen: Vec<(u64, Seen)> = self.seen.iter().map(|(&h, &s)| (h, s)).collect();
+        seen.sort_unstable_by_key(|&(h, _)| h);
+        w.u(seen.len() as u64);
+        let mut prev = 0;
+        for (h, s) in seen {
+            w.u(h - prev);
+            prev = h;
+            w.u(u64::from(s.scheme));
+            w.u(u64::from(s.domain.wrapping_add(1)));
+            w.u(u64::from(s.period.0));
+        }
+        let mut more: Vec<(u64, Period)> = self.more_periods.iter().copied().collect();
+        more.sort_unstable();
+        w.u(more.len() as u64);
+        for (h, p) in more {
+            w.u(h);
+            w.u(u64::from(p.0));
         }
         w.u(self.hosts.len() as u64);
         for (h, &d) in &self.hosts {
@@ -215,7 +234,6 @@ impl Derivatives {
             undated: r.u()?,
             first: r.i()?,
             last: r.i()?,
-            distinct: r.set()?,
             messages: r.set()?,
             inputs: r.set()?,
             ..Derivatives::default()
@@ -228,7 +246,7 @@ impl Derivatives {
             let s = r.index(d.schemes.len())? as u16;
             let c = Cell {
                 urls: r.u()?,
-                distinct: r.set()?,
+                distinct: r.u()?,
                 messages: r.set()?,
             };
             d.timeline.insert((p, s), c);
@@ -236,7 +254,7 @@ impl Derivatives {
         for _ in 0..r.len()? {
             let name = r.s()?;
             let urls = r.u()?;
-            let distinct = r.set()?;
+            let distinct = r.u()?;
             let first = match r.u()? {
                 0 => None,
                 _ => Some((r.i()?.ok_or_else(|| r.err("missing date"))?, r.s()?)),
@@ -252,6 +270,34 @@ impl Derivatives {
                     last,
                 },
             ));
+        }
+        let mut prev = 0u64;
+        for _ in 0..r.len()? {
+            prev = prev
+                .checked_add(r.u()?)
+                .ok_or_else(|| r.err("URLs out of order"))?;
+            let scheme = r.index(d.schemes.len())? as u16;
+            let domain = match r.index(d.domains.len() + 1)? {
+                0 => NO_DOMAIN,
+                k => k - 1,
+            };
+            let period = Period(u32::try_from(r.u()?).map_err(|_| r.err("bad period"))?);
+            d.seen.insert(
+                prev,
+                Seen {
+                    scheme,
+                    domain,
+                    period,
+                },
+            );
+        }
+        for _ in 0..r.len()? {
+            let h = r.u()?;
+            let p = Period(u32::try_from(r.u()?).map_err(|_| r.err("bad period"))?);
+            if !d.seen.contains_key(&h) {
+                return Err(r.err("a later period of no URL"));
+            }
+            d.more_periods.insert((h, p));
         }
         for _ in 0..r.len()? {
             let h = r.s()?;
