@@ -796,7 +796,7 @@ impl Printer {
                 let context = m.anchor().filter(|a| !a.is_empty()).map(str::as_bytes);
                 if let Some(url) = parsed() {
                     let context = context.or(lines);
-                    picked::push(&mut recs.body, &url.normalized(), m, reading, context);
+                    picked::push(&mut recs.body, &url, m, reading, context);
                     recs.count += 1;
                 }
                 continue;

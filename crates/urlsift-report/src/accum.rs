@@ -206,20 +206,22 @@ pub struct Derivatives {
     /// The earliest distinct dated URLs, sorted by date and text, at most
     /// [`EARLIEST`].
     pub(crate) earliest: Vec<(i64, Box<str>)>,
-    /// What the last row put in the sets that most rows repeat.
+    /// What counting keeps from row to row.
     pub(crate) repeat: Repeat,
 }
 
-/// The message and input of the last row counted, and the timeline cell
-/// it went to: the URLs of a message come one after the other, and a set
-/// already holding a key is left alone, so these sets are looked up once
-/// a message, not once a URL. Not part of the counts (neither serialized
-/// nor merged).
+/// What counting keeps from row to row, not part of the counts (neither
+/// serialized nor merged): the message and input of the last row and the
+/// timeline cell it went to (the URLs of a message come one after the
+/// other, and a set already holding a key is left alone, so these sets
+/// are looked up once a message, not once a URL), and the buffer URLs are
+/// normalized into (no allocation a row).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Repeat {
     message: Option<u64>,
     input: Option<u64>,
     cell_message: Option<((Period, u16), u64)>,
+    normalized: Vec<u8>,
 }
 
 fn min_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
@@ -301,18 +303,22 @@ impl Derivatives {
         let Ok(found) = Url::parse(row.url) else {
             return;
         };
-        let norm = found.normalized();
-        if found.host().is_some() {
-            // The normalized form's scheme and host are these in lower
-            // case (a host holds no escape): no second parse for them.
-            return self.add_parsed(&norm, &found, row);
+        let mut buf = std::mem::take(&mut self.repeat.normalized);
+        buf.clear();
+        found.normalize_into(&mut buf);
+        // (ASCII: a parsed URL normalized.)
+        if let Ok(norm) = std::str::from_utf8(&buf) {
+            if found.host().is_some() {
+                // The normalized form's scheme and host are these in lower
+                // case (a host holds no escape): no second parse for them.
+                self.add_parsed(norm, &found, row);
+            } else if let Ok(url) = Url::parse(norm) {
+                // A `mailto:` or `news:` address's domain is read from the
+                // text, whose escapes normalizing decoded.
+                self.add_parsed(norm, &url, row);
+            }
         }
-        // A `mailto:` or `news:` address's domain is read from the text,
-        // whose escapes normalizing decoded.
-        let Ok(url) = Url::parse(&norm) else {
-            return;
-        };
-        self.add_parsed(&norm, &url, row);
+        self.repeat.normalized = buf;
     }
 
     /// Counts the URL whose normalized text is `text`; `url` is it parsed,

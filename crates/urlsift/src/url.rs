@@ -403,9 +403,27 @@ impl<'a> Url<'a> {
     /// dropped, escapes of unreserved characters decoded, other escapes'
     /// hex digits in upper case.
     pub fn normalized(&self) -> String {
+        let mut out = Vec::with_capacity(self.s.len());
+        self.normalize_into(&mut out);
+        // A parsed URL is ASCII, and so is every byte written.
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// [`Url::normalized`] appended to `out` (ASCII): a caller that
+    /// normalizes every URL it meets keeps one buffer instead of an
+    /// allocation a URL.
+    ///
+    /// ```
+    /// let url = urlsift::Url::parse("HTTP://Example.COM:80/%61b%7e").unwrap();
+    /// let mut out = b"key: ".to_vec();
+    /// url.normalize_into(&mut out);
+    /// assert_eq!(out, b"key: http://example.com/ab%7E");
+    /// ```
+    pub fn normalize_into(&self, out: &mut Vec<u8>) {
         let b = self.s.as_bytes();
         let n = b.len();
-        let mut out = Vec::with_capacity(n);
+        out.reserve(n);
         out.extend(self.scheme().bytes().map(|c| c.to_ascii_lowercase()));
         let (hs, he) = match self.p.host.start {
             NONE => (usize::MAX, usize::MAX),
@@ -455,9 +473,6 @@ impl<'a> Url<'a> {
             }
             i = stop;
         }
-        // A parsed URL is ASCII, and so is every byte written.
-        String::from_utf8(out)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 

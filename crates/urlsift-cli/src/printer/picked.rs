@@ -8,15 +8,16 @@
 
 #[cfg(any(test, feature = "pick"))]
 use urlsift::Form;
-use urlsift::Match;
+use urlsift::{Match, Url};
 
 /// Most bytes of context kept on either side of a URL's start: a line of
 /// HTML can be a whole message long.
 pub const CONTEXT_REACH: usize = 240;
 
-/// Writes one record.
-pub fn push(out: &mut Vec<u8>, key: &str, m: &Match, reading: &[u8], context: Option<&[u8]>) {
-    out.extend_from_slice(key.as_bytes());
+/// Writes one record, the key `url` normalized (written in place: no
+/// allocation a URL).
+pub fn push(out: &mut Vec<u8>, url: &Url<'_>, m: &Match, reading: &[u8], context: Option<&[u8]>) {
+    url.normalize_into(out);
     out.push(b'\t');
     out.extend_from_slice(m.form().as_str().as_bytes());
     out.push(b'\t');
@@ -108,13 +109,8 @@ mod tests {
         let m = urlsift::Scanner::new().extract(b"see <URL:http://A.example/x>\tnow\r");
         let m = &m[0];
         let mut out = Vec::new();
-        push(
-            &mut out,
-            "http://a.example/x",
-            m,
-            m.as_bytes(),
-            Some(b"see\t<x>\r"),
-        );
+        let url = m.url().unwrap();
+        push(&mut out, &url, m, m.as_bytes(), Some(b"see\t<x>\r"));
         assert_eq!(
             out,
             b"http://a.example/x\twrapped\thttp://A.example/x\tsee <x>\n"
