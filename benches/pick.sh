@@ -5,9 +5,11 @@
 # picker reads by default; and --no-naked against plain -u).
 #
 # The picker runs in a real terminal: a pseudo-terminal driven by Python's
-# pty module, whose output is read as it comes and kept as a screen (cursor
-# moves and text; other sequences skipped), so no polling adds work or
-# delay. The clock starts before the fork, so exec and start-up count.
+# pty module, whose output is read as it comes (no polling adds work or
+# delay) and read into a screen (cursor moves and text; other sequences
+# skipped) only when it may hold what is waited for, so that the harness
+# takes no CPU from the picker while it runs. The clock starts before the
+# fork, so exec and start-up count.
 #
 #   bash benches/pick.sh [RUNS]     (default 5 runs; medians printed)
 #
@@ -32,38 +34,32 @@ binary, path, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 ROWS, COLS = 50, 160
 CSI = re.compile(rb"\x1b\[([0-9;?]*)([@-~])|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07")
 
-def pick(extra):
-    """Runs the picker on a pty; returns (first screen, full list) seconds."""
-    t0 = time.monotonic()
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execv(binary, [binary, "--pick", *extra, path])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-    screen = [[" "] * COLS for _ in range(ROWS)]
-    row = col = 0
-    first = full = None
-    pending = b""
-    while full is None:
-        r, _, _ = select.select([fd], [], [], 60)
-        if not r:
-            raise SystemExit("pick.sh: no output for 60 s")
-        data = pending + os.read(fd, 1 << 16)
-        now = time.monotonic()
+class Screen:
+    """The terminal's cells, from the bytes written to it (cursor moves and
+    text; other sequences skipped)."""
+
+    def __init__(self):
+        self.cells = [[" "] * COLS for _ in range(ROWS)]
+        self.row = self.col = 0
+        self.pending = b""
+
+    def feed(self, data):
+        data = self.pending + data
+        self.pending = b""
         i = 0
-        pending = b""
         while i < len(data):
             b = data[i]
             if b == 0x1b:
                 m = CSI.match(data, i)
                 if m is None:
-                    pending = data[i:]
+                    self.pending = data[i:]
                     break
                 if m.group(2) == b"H" and m.group(1) is not None:
                     parts = (m.group(1) or b"1;1").split(b";")
-                    row = int(parts[0] or 1) - 1
-                    col = int(parts[1] or 1) - 1 if len(parts) > 1 else 0
+                    self.row = int(parts[0] or 1) - 1
+                    self.col = int(parts[1] or 1) - 1 if len(parts) > 1 else 0
                 elif m.group(2) == b"J" and m.group(1) in (b"2", b"3"):
-                    screen = [[" "] * COLS for _ in range(ROWS)]
+                    self.cells = [[" "] * COLS for _ in range(ROWS)]
                 i = m.end()
                 continue
             if b in (0x0d, 0x0a):
@@ -72,17 +68,47 @@ def pick(extra):
             # One character (UTF-8 sequence) in one cell.
             n = 1 if b < 0x80 else 2 if b < 0xE0 else 3 if b < 0xF0 else 4
             if i + n > len(data):
-                pending = data[i:]
+                self.pending = data[i:]
                 break
-            if 0 <= row < ROWS and 0 <= col < COLS:
-                screen[row][col] = data[i:i + n].decode("utf-8", "replace")
-            col += 1
+            if 0 <= self.row < ROWS and 0 <= self.col < COLS:
+                self.cells[self.row][self.col] = data[i:i + n].decode("utf-8", "replace")
+            self.col += 1
             i += n
-        lines = ["".join(r) for r in screen]
-        if first is None and any("://" in l for l in lines[:ROWS - 4]):
-            first = now - t0
-        if " · done · " in lines[ROWS - 1]:
-            full = now - t0
+
+    def lines(self):
+        return ["".join(r) for r in self.cells]
+
+
+def pick(extra):
+    """Runs the picker on a pty; returns (first screen, full list) seconds.
+    The output is kept as it comes and read into a screen only when it
+    may hold what is waited for (a URL, the word "done"): a screen model
+    run over every frame would take the CPU the picker is measured on."""
+    t0 = time.monotonic()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(binary, [binary, "--pick", *extra, path])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    screen = Screen()
+    unread = b""
+    first = full = None
+    while full is None:
+        r, _, _ = select.select([fd], [], [], 60)
+        if not r:
+            raise SystemExit("pick.sh: no output for 60 s")
+        data = os.read(fd, 1 << 16)
+        now = time.monotonic()
+        unread += data
+        # (The last bytes before these too: a word may be cut between reads.)
+        recent = unread[-(len(data) + 8):]
+        if (first is None and b"://" in recent) or b"done" in recent:
+            screen.feed(unread)
+            unread = b""
+            lines = screen.lines()
+            if first is None and any("://" in l for l in lines[:ROWS - 4]):
+                first = now - t0
+            if " · done · " in lines[ROWS - 1]:
+                full = now - t0
     os.write(fd, b"q")
     try:
         while os.read(fd, 1 << 16):
