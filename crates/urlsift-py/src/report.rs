@@ -114,8 +114,8 @@ impl PyDerivatives {
         }
     }
 
-    /// The counts (a scan that panicked while counting left them as they
-    /// were: each row is added whole or not at all).
+    /// The counts (still readable after a panic in a scan that was
+    /// counting into them).
     pub(crate) fn lock(&self) -> MutexGuard<'_, Derivatives> {
         self.d.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -165,7 +165,8 @@ impl PyDerivatives {
     /// not copied, and ``other`` is left empty (what an accumulator that
     /// owns ``other`` wants).
     #[pyo3(signature = (other, consume=false))]
-    fn merge(&mut self, other: &PyDerivatives, consume: bool) {
+    fn merge(&self, other: &PyDerivatives, consume: bool) {
+        // (`d.merge(d)` counts its rows twice, as merging a copy would.)
         if Arc::ptr_eq(&self.d, &other.d) {
             let theirs = self.lock().clone();
             self.lock().merge(theirs);

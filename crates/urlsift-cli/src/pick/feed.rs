@@ -10,12 +10,6 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 use std::sync::mpsc::Sender;
-use std::time::{Duration, Instant};
-
-/// Batches are sent at most this often (the first at once, the last when
-/// the search ends): each send wakes the picker, which draws at most every
-/// 40 ms anyway.
-const SEND_EVERY: Duration = Duration::from_millis(20);
 
 /// What the picker hears from the scanner thread.
 #[derive(Debug)]
@@ -43,10 +37,6 @@ pub struct Feed {
     /// A record cut by a write (the search writes whole records; this is
     /// only for safety).
     partial: Vec<u8>,
-    /// What is found and not yet sent.
-    batch: Batch,
-    /// When a batch was last sent (`None`: none yet).
-    sent: Option<Instant>,
 }
 
 impl Feed {
@@ -60,8 +50,6 @@ impl Feed {
             hasher: RandomState::new(),
             others: HashMap::new(),
             partial: Vec::new(),
-            batch: Batch::default(),
-            sent: None,
         }
     }
 
@@ -119,30 +107,14 @@ fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
-impl Feed {
-    /// Sends what is pending; an error when the picker has gone.
-    fn send(&mut self) -> io::Result<()> {
-        if self.batch.new.is_empty() && self.batch.counts.is_empty() {
-            return Ok(());
-        }
-        self.sent = Some(Instant::now());
-        let batch = std::mem::take(&mut self.batch);
-        // The picker has gone: the search stops as on a closed pipe.
-        self.tx
-            .send(Msg::Batch(batch))
-            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
-    }
-}
-
 impl Write for Feed {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut batch = std::mem::take(&mut self.batch);
+        let mut batch = Batch::default();
         let mut rest = buf;
         if !self.partial.is_empty() {
             match memchr::memchr(b'\n', rest) {
                 None => {
                     self.partial.extend_from_slice(rest);
-                    self.batch = batch;
                     return Ok(buf.len());
                 }
                 Some(k) => {
@@ -158,22 +130,17 @@ impl Write for Feed {
             rest = &rest[k + 1..];
         }
         self.partial.extend_from_slice(rest);
-        self.batch = batch;
-        if self.sent.is_none_or(|t| t.elapsed() >= SEND_EVERY) {
-            self.send()?;
+        if !batch.new.is_empty() || !batch.counts.is_empty() {
+            // The picker has gone: the search stops as on a closed pipe.
+            self.tx
+                .send(Msg::Batch(batch))
+                .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))?;
         }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.send()
-    }
-}
-
-impl Drop for Feed {
-    /// The last batch goes before the search's end is told.
-    fn drop(&mut self) {
-        let _ = self.send();
+        Ok(())
     }
 }
 
@@ -211,25 +178,18 @@ mod tests {
             b"http://a/\tbracketed\thttp://A/\t  see <http://A/>\nhttp://b/\tnaked\thttp://b/\t\n",
         )
         .unwrap();
-        let first = match rx.try_recv() {
-            Ok(Msg::Batch(b)) => b,
-            other => panic!("the first batch is sent at once: {other:?}"),
-        };
-        // A record cut in two, and a repeat: held (the last batch was just
-        // sent) until the flush.
+        // A record cut in two, and a repeat.
         f.write_all(b"http://a/\thref\thttp://a/\tx\nhttp://c/\twra")
             .unwrap();
-        assert!(rx.try_recv().is_err());
-        f.flush().unwrap();
         f.write_all(b"pped\thttp://c/\tctx\n").unwrap();
         f.write_all(b"not a record\n").unwrap();
-        // The rest goes when the search drops the feed.
         drop(f);
-        let batches: Vec<Batch> = std::iter::once(first)
-            .chain(rx.iter().map(|m| match m {
+        let batches: Vec<Batch> = rx
+            .iter()
+            .map(|m| match m {
                 Msg::Batch(b) => b,
                 Msg::Done(_) => unreachable!(),
-            }))
+            })
             .collect();
         assert_eq!(batches.len(), 3);
         assert_eq!(batches[0].new.len(), 2);

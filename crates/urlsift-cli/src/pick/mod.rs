@@ -10,11 +10,12 @@
 //!
 //! The search runs on its own thread, as `urlsift` runs it, writing
 //! records (see `printer::picked`) into a [`feed::Feed`], which keeps each
-//! normalized URL once and sends batches over a channel; this thread alone
-//! waits on the channel while the search runs (5 ms at most, then reads
-//! the keys typed meanwhile), takes the batches and draws when something
-//! changed (at most every 40 ms while URLs arrive), so the list fills while
-//! a large mailbox is still being read, and shows its end at once.
+//! normalized URL once and sends a batch for each write over a channel;
+//! this thread alone waits on the channel while the search runs (5 ms at
+//! most, then reads the keys typed meanwhile), takes the batches and draws
+//! when something changed (at most every 40 ms while URLs arrive), so the
+//! list fills while a large mailbox is still being read, and shows its end
+//! at once.
 //!
 //! ratatui 0.29 with crossterm 0.28: the last ratatui whose MSRV is under
 //! the command's, and a backend that reads `/dev/tty` itself when stdin is
