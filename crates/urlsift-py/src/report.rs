@@ -17,7 +17,7 @@ use crate::record::Record;
 /// counted by its scans, no row read back.
 pub struct Counter {
     /// The derivatives counted into.
-    pub d: Arc<Mutex<Derivatives>>,
+    d: Arc<Mutex<Derivatives>>,
     /// The last record's message and input (held, so that their addresses
     /// are not another's) and their keys and date: a message's URLs come
     /// one after the other.

@@ -207,7 +207,7 @@ pub struct Derivatives {
     /// [`EARLIEST`].
     pub(crate) earliest: Vec<(i64, Box<str>)>,
     /// What counting keeps from row to row.
-    pub(crate) repeat: Repeat,
+    pub(crate) carry: Carry,
 }
 
 /// What counting keeps from row to row, not part of the counts (neither
@@ -217,7 +217,7 @@ pub struct Derivatives {
 /// are looked up once a message, not once a URL), and the buffer URLs are
 /// normalized into (no allocation a row).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Repeat {
+pub(crate) struct Carry {
     message: Option<u64>,
     input: Option<u64>,
     cell_message: Option<((Period, u16), u64)>,
@@ -303,7 +303,7 @@ impl Derivatives {
         let Ok(found) = Url::parse(row.url) else {
             return;
         };
-        let mut buf = std::mem::take(&mut self.repeat.normalized);
+        let mut buf = std::mem::take(&mut self.carry.normalized);
         buf.clear();
         found.normalize_into(&mut buf);
         // (ASCII: a parsed URL normalized.)
@@ -318,7 +318,7 @@ impl Derivatives {
                 self.add_parsed(norm, &url, row);
             }
         }
-        self.repeat.normalized = buf;
+        self.carry.normalized = buf;
     }
 
     /// Counts the URL whose normalized text is `text`; `url` is it parsed,
@@ -334,12 +334,12 @@ impl Derivatives {
         }
         self.first = min_opt(self.first, t);
         self.last = max_opt(self.last, t);
-        if self.repeat.message != Some(row.message) {
-            self.repeat.message = Some(row.message);
+        if self.carry.message != Some(row.message) {
+            self.carry.message = Some(row.message);
             self.messages.insert(row.message);
         }
-        if self.repeat.input != Some(row.input) {
-            self.repeat.input = Some(row.input);
+        if self.carry.input != Some(row.input) {
+            self.carry.input = Some(row.input);
             self.inputs.insert(row.input);
         }
         if let Some(t) = t {
@@ -359,8 +359,8 @@ impl Derivatives {
         } as u16;
         let cell = self.timeline.entry((period, s)).or_default();
         cell.urls += 1;
-        if self.repeat.cell_message != Some(((period, s), row.message)) {
-            self.repeat.cell_message = Some(((period, s), row.message));
+        if self.carry.cell_message != Some(((period, s), row.message)) {
+            self.carry.cell_message = Some(((period, s), row.message));
             cell.messages.insert(row.message);
         }
         let d = match host_of(url) {

@@ -333,7 +333,7 @@ fn authority_sse2(s: &[u8], after: usize) -> Option<Authority> {
         let p = rest.as_ptr();
         if n >= 16 {
             let lo = _mm_loadu_si128(p.cast());
-            let at = n.min(32) - 16;
+            let at = n - 16;
             (lo, _mm_loadu_si128(p.add(at).cast()), at as u32)
         } else {
             buf[..n].copy_from_slice(rest);
