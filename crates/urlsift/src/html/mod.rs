@@ -240,6 +240,13 @@ impl Tag {
     fn is_href(&self) -> bool {
         self.attr_len == 4 && &self.attr == b"href"
     }
+
+    /// Whether an attribute of this tag may still be read: the first
+    /// `href` of an `a` or `area` start tag. No other is, so the rest of
+    /// most tags is only walked to its end ([`Part::skip_attrs`]).
+    fn reads_attrs(&self) -> bool {
+        !self.end && !self.href_seen && matches!(self.class, Class::A | Class::Area)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -962,6 +969,9 @@ impl Part {
                 }
                 Ok(i + k)
             }
+            State::BeforeAttr if !self.tag.reads_attrs() => {
+                self.skip_attrs(buf, i, out, place, found)
+            }
             State::BeforeAttr => {
                 let k = buf[i..]
                     .iter()
@@ -1262,6 +1272,80 @@ impl Part {
             }
             self.value
                 .extend_from_slice(&bytes[..bytes.len().min(room)]);
+        }
+    }
+
+    /// The attributes of a tag none of which is read (see
+    /// [`Tag::reads_attrs`]), from the state before an attribute at
+    /// `buf[i]`: the transitions of the attribute states (before and in a
+    /// name, after it, before and in a value, quoted or not) in one loop,
+    /// with none of their bookkeeping, to the tag's end. Bytes that run
+    /// out leave the state the step-by-step reading would be in, and it
+    /// takes up from there.
+    fn skip_attrs(
+        &mut self,
+        buf: &[u8],
+        mut i: usize,
+        out: &mut Out<'_>,
+        place: &Place,
+        found: &mut Found,
+    ) -> Result<usize, usize> {
+        let n = buf.len();
+        let skip = |mut i: usize, stop: fn(u8) -> bool| {
+            while i < n && !stop(buf[i]) {
+                i += 1;
+            }
+            i
+        };
+        loop {
+            // Before a name: blanks and `/` go.
+            i = skip(i, |c| !ws(c) && c != b'/');
+            match buf.get(i) {
+                None => {
+                    self.state = State::BeforeAttr;
+                    return Ok(n);
+                }
+                Some(b'>') => return self.tag_end(i + 1, out, place, found),
+                // A name: its first byte whatever it is (`=` too).
+                Some(_) => i = skip(i + 1, |c| ws(c) || matches!(c, b'/' | b'>' | b'=')),
+            }
+            if i == n {
+                self.state = State::AttrName;
+                return Ok(n);
+            }
+            i = skip(i, |c| !ws(c));
+            match buf.get(i) {
+                None => {
+                    self.state = State::AfterAttrName;
+                    return Ok(n);
+                }
+                Some(b'=') => {}
+                // `/`, `>` or the next name: read as before a name.
+                Some(_) => continue,
+            }
+            i = skip(i + 1, |c| !ws(c));
+            match buf.get(i) {
+                None => {
+                    self.state = State::BeforeValue;
+                    return Ok(n);
+                }
+                Some(&q @ (b'"' | b'\'')) => match memchr(q, &buf[i + 1..]) {
+                    Some(k) => i += k + 2,
+                    None => {
+                        self.state = State::Value(q);
+                        return Ok(n);
+                    }
+                },
+                // `=` then `>`: an empty value, and the tag's end.
+                Some(b'>') => {}
+                Some(_) => {
+                    i = skip(i, |c| ws(c) || c == b'>');
+                    if i == n {
+                        self.state = State::Value(0);
+                        return Ok(n);
+                    }
+                }
+            }
         }
     }
 
@@ -1724,6 +1808,34 @@ mod tests {
         assert_eq!(whole[0].anchor(), Some("A & \u{e9}t\u{e9}"));
         for cut in 1..mail.len() {
             let mut ex = crate::PushScanner::with_buffer(Scanner::new(), 7);
+            let mut got: Vec<Match> = ex.feed(&mail.as_bytes()[..cut]).collect();
+            got.extend(ex.feed(&mail.as_bytes()[cut..]));
+            got.extend(ex.finish());
+            assert_eq!(got, whole, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn attributes_of_other_tags_are_walked_to_their_end() {
+        // Quoted `>`, names that start with `=`, `/` between attributes,
+        // unquoted values, `=` then `>`, and an `a` whose second href is
+        // not read: none of it is text, and the tag ends where the
+        // standard's attribute states end it, whatever the cuts.
+        let body = "<p class=\"x > &lt;http://no.example/&gt;\" =odd / title='a>b'>\
+                    &lt;http://t1.example/&gt;</p><div\tid=v>x</div ><td width= >\
+                    &lt;http://t2.example/&gt;<a href=http://a.example/ href=http://b.example/ \
+                    data='>'>A</a><span style = \"a:b\"/>&lt;http://t3.example/&gt;";
+        let want = [
+            "http://t1.example/",
+            "http://t2.example/",
+            "http://a.example/",
+            "http://t3.example/",
+        ];
+        assert_eq!(urls(body), want);
+        let mail = format!("Content-Type: text/html\n\n{body}\n");
+        let whole = Scanner::new().extract(mail.as_bytes());
+        for cut in 1..mail.len() {
+            let mut ex = crate::PushScanner::with_buffer(Scanner::new(), 5);
             let mut got: Vec<Match> = ex.feed(&mail.as_bytes()[..cut]).collect();
             got.extend(ex.feed(&mail.as_bytes()[cut..]));
             got.extend(ex.finish());
