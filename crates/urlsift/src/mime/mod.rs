@@ -944,6 +944,14 @@ impl Reader {
                     pos = to;
                     continue;
                 }
+                // Lines with escapes or soft breaks: all the complete lines
+                // up to one that may be structure, in one loop.
+                let to = self.qp_block_end(run, pos);
+                if to > e && qp::in_blocks() {
+                    self.qp_lines(run, pos, to, out);
+                    pos = to;
+                    continue;
+                }
             }
             let next = match mode {
                 Mode::Header => {
@@ -1024,6 +1032,18 @@ impl Reader {
         match run.next_structure(pos, !self.frames.is_empty()) {
             Some(s) => to.min(s),
             None => to,
+        }
+    }
+
+    /// The end of the complete lines from the line start `pos` (checked as
+    /// structure) up to the first line that [`Reader::lines`] would check
+    /// as structure: where [`Reader::qp_lines`] may decode to.
+    fn qp_block_end(&self, run: &mut Pass<'_>, pos: usize) -> usize {
+        let raw = run.raw;
+        let last = memrchr(b'\n', &raw[pos..]).map_or(pos, |k| pos + k + 1);
+        match run.next_structure(pos, !self.frames.is_empty()) {
+            Some(s) => last.min(s),
+            None => last,
         }
     }
 

@@ -4,9 +4,19 @@
 //! stays. A search for `=` and a copy of what lies between; each escape is
 //! mapped to its `=`, each literal run to itself (rule 13).
 
-use memchr::memchr;
+use memchr::{memchr, memrchr};
 
 use super::{Kind, Out, Pass, Reader, Run, HOLD};
+
+/// Whether lines are decoded in blocks ([`Reader::qp_lines`]); the tests
+/// turn it off to compare with the reading a line at a time.
+#[inline]
+pub(super) fn in_blocks() -> bool {
+    #[cfg(test)]
+    return !tests::ONE_LINE_AT_A_TIME.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    true
+}
 
 /// The value of a hex digit, either case.
 fn hex(b: u8) -> Option<u8> {
@@ -83,6 +93,70 @@ impl Reader {
         e
     }
 
+    /// Decodes the complete lines `raw[a..to]` (`a` a line start, `to` the
+    /// end of a line; none of the line starts after `a` may be structure)
+    /// as [`Reader::qp_line`] decodes them one at a time, in one search
+    /// for `=` and with the line starts looked up only where a run is
+    /// placed: in quoted-printable HTML nearly every line ends in a soft
+    /// break, and a call per line cost more than its decoding.
+    pub(super) fn qp_lines(&mut self, run: &Pass<'_>, a: usize, to: usize, out: &mut Out<'_>) {
+        let raw = run.raw;
+        // `self.line_start` is the raw offset of line start `ls`: moved on
+        // to the line of `p` before a run is placed at `p`.
+        let mut ls = a;
+        let line_of = |ls: &mut usize, p: usize| match memrchr(b'\n', &raw[*ls..p]) {
+            Some(k) => {
+                *ls += k + 1;
+                Some(run.base + *ls as u64)
+            }
+            None => None,
+        };
+        let (mut x, mut lit) = (a, a);
+        while let Some(k) = memchr(b'=', &raw[x..to]) {
+            let q = x + k;
+            if q + 2 < to {
+                if let (Some(h), Some(l)) = (hex(raw[q + 1]), hex(raw[q + 2])) {
+                    if let Some(s) = line_of(&mut ls, lit) {
+                        self.line_start = s;
+                    }
+                    self.push_plain(run, lit, q, out);
+                    if let Some(s) = line_of(&mut ls, q) {
+                        self.line_start = s;
+                    }
+                    self.push_escape(run, q, h << 4 | l, out);
+                    x = q + 3;
+                    lit = x;
+                    continue;
+                }
+            }
+            let b = q
+                + 1
+                + raw[q + 1..to]
+                    .iter()
+                    .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r'))
+                    .count();
+            if b < to && raw[b] == b'\n' {
+                // A soft line break: the '=', the blanks and the LF vanish.
+                if let Some(s) = line_of(&mut ls, lit) {
+                    self.line_start = s;
+                }
+                self.push_plain(run, lit, q, out);
+                self.delta += 1;
+                x = b + 1;
+                lit = x;
+                ls = x;
+                self.line_start = run.base + x as u64;
+                continue;
+            }
+            x = q + 1;
+        }
+        if let Some(s) = line_of(&mut ls, lit) {
+            self.line_start = s;
+        }
+        self.push_plain(run, lit, to, out);
+        self.line_start = run.base + to as u64;
+    }
+
     /// Writes the byte `v` that the escape at `raw[q..q + 3]` encodes.
     fn push_escape(&mut self, run: &Pass<'_>, q: usize, v: u8, out: &mut Out<'_>) {
         let d = out.d();
@@ -109,6 +183,48 @@ impl Reader {
             // A decoded line break with no raw one: later bytes need a
             // run with the new difference.
             self.delta -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use proptest::prelude::*;
+
+    use crate::{Match, Scanner};
+
+    thread_local! {
+        pub(super) static ONE_LINE_AT_A_TIME: Cell<bool> = const { Cell::new(false) };
+    }
+
+    fn read(mail: &[u8], one_line: bool) -> Vec<Match> {
+        ONE_LINE_AT_A_TIME.with(|c| c.set(one_line));
+        let found = Scanner::new().rejected(true).extract(mail);
+        ONE_LINE_AT_A_TIME.with(|c| c.set(false));
+        found
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Lines decoded in blocks give what they give one at a time:
+        /// every match, its offsets, line, column and spans, in text and
+        /// HTML parts, with escapes, soft breaks (after blanks and CRs),
+        /// `=` that is neither, line breaks encoded and raw, and lines
+        /// that may be structure among them.
+        #[test]
+        fn blocks_read_as_lines(
+            body in "(<http://a.b/c>|&lt;URL:http://x.y/=\n=3D&gt;|<a href=3D\"http://h.i/j=\n=3Dk\">t</a>|=3C|=3E|=0A|=\n|= \t\r\n|=\r\n|=4|==|=zz|\r\n|\n|From x\n|--b\n|--b--\n|[a-z:/.<> ]{0,12}){0,40}",
+            html in any::<bool>(),
+        ) {
+            let ty = if html { "text/html" } else { "text/plain" };
+            let mail = format!(
+                "Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: {ty}\n\
+                 Content-Transfer-Encoding: quoted-printable\n\n{body}\n--b--\n"
+            );
+            prop_assert_eq!(read(mail.as_bytes(), false), read(mail.as_bytes(), true));
         }
     }
 }
