@@ -42,7 +42,7 @@ pub(super) struct State {
 }
 
 impl Reader {
-    /// Decodes `raw[a..e]` (a line, or part of one).
+    /// Decodes `raw[a..e]` (a line, part of one, or complete lines).
     pub(super) fn b64_line(
         &mut self,
         run: &Pass<'_>,
@@ -70,7 +70,9 @@ impl Reader {
             let v = TABLE[c as usize];
             if v == 64 {
                 if c == b'\n' {
+                    // (Lines decoded in a block: the next line starts.)
                     self.delta += 1;
+                    self.line_start = run.base + (a + i) as u64;
                 }
                 continue;
             }

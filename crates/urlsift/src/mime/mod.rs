@@ -33,6 +33,7 @@
 //! followed by more than [`HOLD`] blanks.
 
 mod base64;
+mod blocks;
 mod qp;
 mod structure;
 mod unchanged;
@@ -946,9 +947,18 @@ impl Reader {
                 }
                 // Lines with escapes or soft breaks: all the complete lines
                 // up to one that may be structure, in one loop.
-                let to = self.qp_block_end(run, pos);
-                if to > e && qp::in_blocks() {
+                let to = self.block_end(run, pos);
+                if to > e && blocks::on() {
                     self.qp_lines(run, pos, to, out);
+                    pos = to;
+                    continue;
+                }
+            }
+            if mode == Mode::Base64 && at_ls && raw[e - 1] == b'\n' && blocks::on() {
+                let to = self.block_end(run, pos);
+                if to > e {
+                    self.b64_line(run, pos, to, out);
+                    self.line_start = run.base + to as u64;
                     pos = to;
                     continue;
                 }
@@ -1037,8 +1047,9 @@ impl Reader {
 
     /// The end of the complete lines from the line start `pos` (checked as
     /// structure) up to the first line that [`Reader::lines`] would check
-    /// as structure: where [`Reader::qp_lines`] may decode to.
-    fn qp_block_end(&self, run: &mut Pass<'_>, pos: usize) -> usize {
+    /// as structure: where a block of encoded lines may be decoded to
+    /// (see [`blocks`]).
+    fn block_end(&self, run: &mut Pass<'_>, pos: usize) -> usize {
         let raw = run.raw;
         let last = memrchr(b'\n', &raw[pos..]).map_or(pos, |k| pos + k + 1);
         match run.next_structure(pos, !self.frames.is_empty()) {

@@ -8,16 +8,6 @@ use memchr::{memchr, memrchr};
 
 use super::{Kind, Out, Pass, Reader, Run, HOLD};
 
-/// Whether lines are decoded in blocks ([`Reader::qp_lines`]); the tests
-/// turn it off to compare with the reading a line at a time.
-#[inline]
-pub(super) fn in_blocks() -> bool {
-    #[cfg(test)]
-    return !tests::ONE_LINE_AT_A_TIME.with(std::cell::Cell::get);
-    #[cfg(not(test))]
-    true
-}
-
 /// The value of a hex digit, either case.
 fn hex(b: u8) -> Option<u8> {
     match b {
@@ -183,48 +173,6 @@ impl Reader {
             // A decoded line break with no raw one: later bytes need a
             // run with the new difference.
             self.delta -= 1;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::cell::Cell;
-
-    use proptest::prelude::*;
-
-    use crate::{Match, Scanner};
-
-    thread_local! {
-        pub(super) static ONE_LINE_AT_A_TIME: Cell<bool> = const { Cell::new(false) };
-    }
-
-    fn read(mail: &[u8], one_line: bool) -> Vec<Match> {
-        ONE_LINE_AT_A_TIME.with(|c| c.set(one_line));
-        let found = Scanner::new().rejected(true).extract(mail);
-        ONE_LINE_AT_A_TIME.with(|c| c.set(false));
-        found
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
-
-        /// Lines decoded in blocks give what they give one at a time:
-        /// every match, its offsets, line, column and spans, in text and
-        /// HTML parts, with escapes, soft breaks (after blanks and CRs),
-        /// `=` that is neither, line breaks encoded and raw, and lines
-        /// that may be structure among them.
-        #[test]
-        fn blocks_read_as_lines(
-            body in "(<http://a.b/c>|&lt;URL:http://x.y/=\n=3D&gt;|<a href=3D\"http://h.i/j=\n=3Dk\">t</a>|=3C|=3E|=0A|=\n|= \t\r\n|=\r\n|=4|==|=zz|\r\n|\n|From x\n|--b\n|--b--\n|[a-z:/.<> ]{0,12}){0,40}",
-            html in any::<bool>(),
-        ) {
-            let ty = if html { "text/html" } else { "text/plain" };
-            let mail = format!(
-                "Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: {ty}\n\
-                 Content-Transfer-Encoding: quoted-printable\n\n{body}\n--b--\n"
-            );
-            prop_assert_eq!(read(mail.as_bytes(), false), read(mail.as_bytes(), true));
         }
     }
 }
