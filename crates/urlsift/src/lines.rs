@@ -5,6 +5,18 @@
 
 use memchr::memchr;
 
+/// The last line feed of `b`. Most of the stretches asked about (text
+/// between tags, a tag, a line up to an escape) are a few bytes, where a
+/// loop beats the call of a vector search.
+#[inline]
+pub(crate) fn last_lf(b: &[u8]) -> Option<usize> {
+    if b.len() <= 16 {
+        b.iter().rposition(|&c| c == b'\n')
+    } else {
+        memchr::memrchr(b'\n', b)
+    }
+}
+
 /// The first line start `s > from` (`bytes[s - 1]` is a line feed) whose
 /// first byte is one of `set` and that `accept`s: the line starts that may
 /// matter, for the reader's structure lines and the header walks.

@@ -37,13 +37,14 @@ mod link_text;
 
 use std::collections::VecDeque;
 
-use memchr::{memchr, memchr2, memchr3, memrchr};
+use memchr::{memchr, memchr2, memchr3};
 
 use crate::map::{Kind, Map, Out, Place, Run};
 use crate::matches::{Match, Rejection, Span, Unclosed};
 use crate::settings::Scanner;
 use crate::url::{Policy, Url};
 
+use crate::lines::last_lf;
 use link_text::LinkText;
 
 /// An `href` found, waiting for the engine to know its line.
@@ -117,16 +118,6 @@ impl Found {
 /// The standard's white space in markup.
 fn ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ')
-}
-
-/// The last line feed of `b`: most text between tags, and most tags, are
-/// a few bytes, where a loop beats the call of a vector search.
-fn last_lf(b: &[u8]) -> Option<usize> {
-    if b.len() <= 16 {
-        b.iter().rposition(|&c| c == b'\n')
-    } else {
-        memrchr(b'\n', b)
-    }
 }
 
 /// Blanks that leave a pending line end pending (rule 21).

@@ -4,7 +4,9 @@
 //! stays. A search for `=` and a copy of what lies between; each escape is
 //! mapped to its `=`, each literal run to itself (rule 13).
 
-use memchr::{memchr, memrchr};
+use memchr::memchr;
+
+use crate::lines::last_lf;
 
 use super::{Kind, Out, Pass, Reader, Run, HOLD};
 
@@ -91,26 +93,24 @@ impl Reader {
     /// break, and a call per line cost more than its decoding.
     pub(super) fn qp_lines(&mut self, run: &Pass<'_>, a: usize, to: usize, out: &mut Out<'_>) {
         let raw = run.raw;
-        // `self.line_start` is the raw offset of line start `ls`: moved on
-        // to the line of `p` before a run is placed at `p`.
-        let mut ls = a;
-        let line_of = |ls: &mut usize, p: usize| match memrchr(b'\n', &raw[*ls..p]) {
-            Some(k) => {
-                *ls += k + 1;
-                Some(run.base + *ls as u64)
-            }
-            None => None,
+        // `self.line_start` is moved on to the line of `p` before a run is
+        // placed at `p`; `seen` is where the search for line feeds got to
+        // (each byte is looked at once).
+        let mut seen = a;
+        let line_of = |seen: &mut usize, p: usize| {
+            let from = std::mem::replace(seen, p);
+            last_lf(&raw[from..p]).map(|k| run.base + (from + k + 1) as u64)
         };
         let (mut x, mut lit) = (a, a);
         while let Some(k) = memchr(b'=', &raw[x..to]) {
             let q = x + k;
             if q + 2 < to {
                 if let (Some(h), Some(l)) = (hex(raw[q + 1]), hex(raw[q + 2])) {
-                    if let Some(s) = line_of(&mut ls, lit) {
+                    if let Some(s) = line_of(&mut seen, lit) {
                         self.line_start = s;
                     }
                     self.push_plain(run, lit, q, out);
-                    if let Some(s) = line_of(&mut ls, q) {
+                    if let Some(s) = line_of(&mut seen, q) {
                         self.line_start = s;
                     }
                     self.push_escape(run, q, h << 4 | l, out);
@@ -127,20 +127,20 @@ impl Reader {
                     .count();
             if b < to && raw[b] == b'\n' {
                 // A soft line break: the '=', the blanks and the LF vanish.
-                if let Some(s) = line_of(&mut ls, lit) {
+                if let Some(s) = line_of(&mut seen, lit) {
                     self.line_start = s;
                 }
                 self.push_plain(run, lit, q, out);
                 self.delta += 1;
                 x = b + 1;
                 lit = x;
-                ls = x;
+                seen = x;
                 self.line_start = run.base + x as u64;
                 continue;
             }
             x = q + 1;
         }
-        if let Some(s) = line_of(&mut ls, lit) {
+        if let Some(s) = line_of(&mut seen, lit) {
             self.line_start = s;
         }
         self.push_plain(run, lit, to, out);
