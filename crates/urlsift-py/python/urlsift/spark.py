@@ -360,6 +360,40 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
         counts.add(n)
 
 
+#: Rows a record batch handed to Spark gathers from the small files of a
+#: task, at least (as many as a large file's batches hold).
+GROUP = 16384
+
+
+def grouped(batches: Iterable, rows: int = GROUP) -> Iterator:
+    """``batches`` (pyarrow record batches of one schema) in order, those
+    of fewer than ``rows`` rows joined with the next ones into batches of
+    about ``rows`` rows: a small file's few rows are not a batch of their
+    own, each of which costs the JVM as much as a large one to take in."""
+    import pyarrow as pa
+
+    held: List = []
+    n = 0
+    for b in batches:
+        if not held and b.num_rows >= rows:
+            yield b
+            continue
+        held.append(b)
+        n += b.num_rows
+        if n >= rows:
+            yield _joined(held, pa)
+            held, n = [], 0
+    if held:
+        yield _joined(held, pa)
+
+
+def _joined(held: List, pa):
+    """One record batch of the rows of ``held``, in order."""
+    if len(held) == 1:
+        return held[0]
+    return pa.Table.from_batches(held).combine_chunks().to_batches()[0]
+
+
 def walk(path: str, errors: Optional[List[str]] = None, _above=(), *,
          failed: Optional[List[Tuple[str, Optional[str], str]]] = None) -> Iterator[str]:
     """The files under ``path`` as the command lists them: a file as given,
@@ -623,11 +657,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         def run(ids):
             d = _urlsift.Derivatives() if report else None
-            for b in ids:
-                for i in b.column(0).to_pylist():
-                    for task in shared.value[i]:
-                        yield from batches(task, so, naked, raw, counts, errors, json, html,
-                                           unwrap, failed, report=d)
+            tasks = (task for b in ids for i in b.column(0).to_pylist() for task in shared.value[i])
+            yield from grouped(
+                b for task in tasks
+                for b in batches(task, so, naked, raw, counts, errors, json, html, unwrap,
+                                 failed, report=d))
             if d is not None:
                 derived.add(d)
 
