@@ -210,6 +210,10 @@ class DerivativesParam:
 SPLIT = 256 << 20
 #: How far before a nominal cut a message start is looked for.
 WINDOW = 64 << 10
+#: The share of the split size a file may pass it by and stay whole, and
+#: the shortest last range: a range of a few bytes would cost a task of its
+#: own and a count of every line before it.
+SLOP = 0.1
 
 
 def _open(uri: str, storage_options):
@@ -232,13 +236,16 @@ def cuts(uri: str, size: int, storage_options=None, split: int = SPLIT) -> List[
     tasks: ``[0, ..., size]``, each inner cut a message start (an mbox
     ``From `` line after an empty line) found in the window before a
     multiple of ``split``; a compressed file or an archive (by content), or
-    one with no message start in a window, is not cut there."""
-    if size <= split:
+    one with no message start in a window, is not cut there. A file at
+    most :data:`SLOP` of ``split`` larger than ``split`` is not cut, and
+    the last range is at least that long."""
+    slop = int(split * SLOP)
+    if size <= split + slop:
         return [0, size]
     if not _urlsift.plain_head(_read(uri, storage_options, 0, 512)):
         return [0, size]
     out = [0]
-    for at in range(split, size, split):
+    for at in range(split, size - slop, split):
         lo = max(out[-1], at - WINDOW)
         k = _urlsift.message_start(_read(uri, storage_options, lo, at))
         if k is not None and lo + k > out[-1]:
@@ -594,7 +601,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="add target and via: where wrapped links (Safe Links, Proofpoint, ...) go")
     p.add_argument("--partitions", type=int, metavar="N", help="tasks (default: 4 per core)")
     p.add_argument("--split-size", type=int, default=SPLIT, metavar="BYTES",
-                   help="a plain file larger than this is cut into ranges at message starts")
+                   help="a plain file larger than this (by more than a tenth) is cut into ranges at message starts")
     p.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an fsspec storage option (repeatable)")
     p.add_argument("--overwrite", action="store_true", help="replace DIR if it exists")
