@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # urlsift.extract_file over one mbox against the command at -j1 on the same
-# file (target: at most 1.3x the command's time). The mbox is a generated
-# corpus's mail.mbox (gen-corpus --size SIZE --seed 1). Best of RUNS (10),
-# interleaved.
+# file (target: at most 1.2x the command's time). The mbox is a generated
+# corpus's mail.mbox (gen-corpus --size SIZE --seed 1), kept in DIR
+# (default /tmp/urlsift-bench) and reused. RUNS (10) rounds, each running
+# every row once in turn (a shared machine's load drifts); the median and
+# best time of each row and the median of its paired ratios to the command
+# (each round's row over the same round's command) are printed.
 #
 #   benches/python-extract.sh [SIZE]     (default 64M)
 #
@@ -10,22 +13,21 @@
 # venv, target/py-venv, made by crates/urlsift-py/ci.sh).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/tools.sh"
 size="${1:-64M}"
+dir="${DIR:-/tmp/urlsift-bench}"
 py="${PYTHON:-$root/target/py-venv/bin/python}"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-python3 "$shared/bench/gen-corpus" --size "$size" --seed 1 --out "$tmp/corpus" >/dev/null
-mbox="$tmp/corpus/mail.mbox"
+mbox="$(bench_corpus "$size")/mail.mbox"
+cpu_line
 "$py" - "$bin" "$mbox" "${RUNS:-10}" <<'PY'
-import os, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 import urlsift
 
 bin, mbox, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 size = os.path.getsize(mbox)
 
-def best(fs):
-    """Each function's best time, the runs interleaved (a shared machine's
-    load drifts)."""
+def timed(fs):
+    """Each function's times, the runs interleaved, and its last output."""
     times = [[] for _ in fs]
     outs = [None] * len(fs)
     for _ in range(runs):
@@ -33,7 +35,7 @@ def best(fs):
             t = time.perf_counter()
             outs[i] = f()
             times[i].append(time.perf_counter() - t)
-    return [(min(t), o) for t, o in zip(times, outs)]
+    return times, outs
 
 def command(*flags):
     def run():
@@ -54,12 +56,15 @@ rows = [
     ("extract_file (iterate)", iterate),
     ("extract_file + to_dict", dicts),
 ]
-results = {}
-print(f"{mbox}: {size / 2**20:.0f} MiB, best of {runs}")
-for (name, _), (t, n) in zip(rows, best([f for _, f in rows])):
-    results[name] = t
-    print(f"  {name:24} {t:7.3f} s  {size / t / 2**20:7.1f} MiB/s  {n} URLs")
-base = results["urlsift -j1"]
-for name in rows[1:]:
-    print(f"  {name[0]:24} {results[name[0]] / base:5.2f}x urlsift -j1")
+times, outs = timed([f for _, f in rows])
+print(f"{mbox}: {size / 2**20:.0f} MiB, {runs} rounds")
+print(f"  {'':24} {'median':>8} {'best':>8}  {'MiB/s':>7}")
+for (name, _), t, n in zip(rows, times, outs):
+    med = statistics.median(t)
+    print(f"  {name:24} {med:7.3f}s {min(t):7.3f}s  {size / med / 2**20:7.1f}  {n} URLs")
+base = times[0]
+for (name, _), t in zip(rows[1:], times[1:]):
+    ratios = sorted(a / b for a, b in zip(t, base))
+    print(f"  {name:24} {statistics.median(ratios):5.2f}x urlsift -j1 "
+          f"(median of paired ratios; range {ratios[0]:.2f}-{ratios[-1]:.2f})")
 PY

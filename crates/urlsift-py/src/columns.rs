@@ -11,6 +11,8 @@
 //! adds a [`Kind`], its [`Built`] buffers, its JSON form in [`json_line`]
 //! and its few lines in `urlsift/arrow.py`, once for every such field.
 
+use urlsift::Url;
+
 use crate::record::{self, Record};
 
 /// What a record gives for one field.
@@ -81,7 +83,30 @@ pub struct Column {
     /// Its Arrow layout.
     pub kind: Kind,
     /// Its value in a record.
-    pub get: for<'a> fn(&'a Record) -> Value<'a>,
+    pub get: for<'a> fn(&Row<'a>) -> Value<'a>,
+}
+
+/// A record whose row is being written: its URL parsed once, when a
+/// field first needs its parts (`fragment` and `warnings` both do).
+pub struct Row<'a> {
+    /// The record.
+    pub rec: &'a Record,
+    url: std::cell::OnceCell<Option<Url<'a>>>,
+}
+
+impl<'a> Row<'a> {
+    /// The row of `rec`.
+    pub fn new(rec: &'a Record) -> Row<'a> {
+        Row {
+            rec,
+            url: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The URL parsed (see [`Record::parsed`]).
+    fn url(&self) -> Option<&Url<'a>> {
+        self.url.get_or_init(|| self.rec.parsed()).as_ref()
+    }
 }
 
 fn s(v: Option<&str>) -> Value<'_> {
@@ -101,133 +126,133 @@ pub const COLUMNS: &[Column] = &[
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.path.as_deref()),
+        get: |r| s(r.rec.path.as_deref()),
     },
     Column {
         name: "member",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.member.as_deref()),
+        get: |r| s(r.rec.member.as_deref()),
     },
     Column {
         name: "line",
         spark: "bigint",
         nullable: false,
         kind: Kind::Int,
-        get: |r| Value::Int(r.get().line()),
+        get: |r| Value::Int(r.rec.get().line()),
     },
     Column {
         name: "column",
         spark: "bigint",
         nullable: false,
         kind: Kind::Int,
-        get: |r| Value::Int(r.get().column()),
+        get: |r| Value::Int(r.rec.get().column()),
     },
     Column {
         name: "offset",
         spark: "bigint",
         nullable: false,
         kind: Kind::Int,
-        get: |r| Value::Int(r.get().offset()),
+        get: |r| Value::Int(r.rec.get().offset()),
     },
     Column {
         name: "url",
         spark: "string",
         nullable: false,
         kind: Kind::Str,
-        get: |r| s(Some(r.url())),
+        get: |r| s(Some(r.rec.url())),
     },
     Column {
         name: "form",
         spark: "string",
         nullable: false,
         kind: Kind::Str,
-        get: |r| s(Some(r.get().form().as_str())),
+        get: |r| s(Some(r.rec.get().form().as_str())),
     },
     Column {
         name: "scheme",
         spark: "string",
         nullable: false,
         kind: Kind::Str,
-        get: |r| owned(Some(r.scheme())),
+        get: |r| Value::Str(Some(r.rec.scheme())),
     },
     Column {
         name: "fragment",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| owned(r.fragment()),
+        get: |r| s(r.url().and_then(|u| u.fragment())),
     },
     Column {
         name: "broken",
         spark: "boolean",
         nullable: false,
         kind: Kind::Bool,
-        get: |r| Value::Bool(r.get().is_broken()),
+        get: |r| Value::Bool(r.rec.get().is_broken()),
     },
     Column {
         name: "hyphen",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.get().hyphen().map(|h| h.as_str())),
+        get: |r| s(r.rec.get().hyphen().map(|h| h.as_str())),
     },
     Column {
         name: "alternative",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| owned(r.get().alternative().map(|a| a.into_owned())),
+        get: |r| owned(r.rec.get().alternative().map(|a| a.into_owned())),
     },
     Column {
         name: "spans",
         spark: "array<array<bigint>>",
         nullable: false,
         kind: Kind::Spans,
-        get: |r| Value::Spans(r.spans().into_iter().map(|(a, b)| [a, b]).collect()),
+        get: |r| Value::Spans(r.rec.spans().into_iter().map(|(a, b)| [a, b]).collect()),
     },
     Column {
         name: "encoding",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.get().encoding().map(|e| e.as_str())),
+        get: |r| s(r.rec.get().encoding().map(|e| e.as_str())),
     },
     Column {
         name: "content_type",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.get().content_type()),
+        get: |r| s(r.rec.get().content_type()),
     },
     Column {
         name: "anchor",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.get().anchor()),
+        get: |r| s(r.rec.get().anchor()),
     },
     Column {
         name: "warnings",
         spark: "array<struct<code:string,message:string,offset:bigint>>",
         nullable: false,
         kind: Kind::Warnings,
-        get: |r| Value::Warnings(r.parsed().map(|u| record::warnings(&u)).unwrap_or_default()),
+        get: |r| Value::Warnings(r.url().map(record::warnings).unwrap_or_default()),
     },
     Column {
         name: "message_id",
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| s(r.message_id()),
+        get: |r| s(r.rec.message_id()),
     },
     Column {
         name: "date",
         spark: "timestamp",
         nullable: true,
         kind: Kind::Time,
-        get: |r| Value::Time(r.get().message().and_then(|i| i.date()).map(|(t, _)| t)),
+        get: |r| Value::Time(r.rec.get().message().and_then(|i| i.date()).map(|(t, _)| t)),
     },
     Column {
         name: "date_source",
@@ -235,7 +260,8 @@ pub const COLUMNS: &[Column] = &[
         nullable: true,
         kind: Kind::Str,
         get: |r| {
-            s(r.get()
+            s(r.rec
+                .get()
                 .message()
                 .and_then(|i| i.date())
                 .map(|(_, src)| src.as_str()))
@@ -248,7 +274,8 @@ pub const COLUMNS: &[Column] = &[
         kind: Kind::StrList,
         get: |r| {
             Value::StrList(
-                r.get()
+                r.rec
+                    .get()
                     .message()
                     .and_then(|i| i.newsgroups())
                     .map(|g| g.iter().map(|g| &**g).collect()),
@@ -260,7 +287,7 @@ pub const COLUMNS: &[Column] = &[
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| Value::Bytes(r.get().message().and_then(|i| i.subject())),
+        get: |r| Value::Bytes(r.rec.get().message().and_then(|i| i.subject())),
     },
 ];
 
@@ -274,14 +301,14 @@ pub const UNWRAP_COLUMNS: &[Column] = &[
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| owned(urlsift::unwrap(r.url()).target().map(str::to_owned)),
+        get: |r| owned(urlsift::unwrap(r.rec.url()).target().map(str::to_owned)),
     },
     Column {
         name: "via",
         spark: "array<string>",
         nullable: false,
         kind: Kind::StrList,
-        get: |r| Value::StrList(Some(urlsift::unwrap(r.url()).via().collect())),
+        get: |r| Value::StrList(Some(urlsift::unwrap(r.rec.url()).via().collect())),
     },
 ];
 
@@ -293,7 +320,7 @@ pub const LIST_ID_COLUMN: Column = Column {
     spark: "string",
     nullable: true,
     kind: Kind::Str,
-    get: |r| s(r.get().message().and_then(|i| i.list_id())),
+    get: |r| s(r.rec.get().message().and_then(|i| i.list_id())),
 };
 
 /// The output's fields in order: [`COLUMNS`], with [`UNWRAP_COLUMNS`]
@@ -362,6 +389,17 @@ impl Strings {
             .extend_from_slice(v.unwrap_or_default().as_bytes());
         // A batch stays far below 2 GiB of text: it is cut by rows, and a
         // URL is at most the candidate bound long.
+        self.offsets.push(self.data.len() as i32);
+    }
+
+    /// Adds a string that `write` appends to the data in place (valid
+    /// UTF-8: the caller writes only text).
+    fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.valid.push(true);
+        write(&mut self.data);
         self.offsets.push(self.data.len() as i32);
     }
 }
@@ -480,8 +518,9 @@ impl Rows for Batch {
     }
 
     fn push(&mut self, r: &Record) {
+        let row = Row::new(r);
         for (col, built) in columns(self.unwrap, self.list_id).zip(&mut self.columns) {
-            built.push((col.get)(r));
+            built.push((col.get)(&row));
         }
         self.rows += 1;
     }
@@ -491,12 +530,26 @@ impl Rows for Batch {
     }
 }
 
+/// Whether a byte is written escaped in a JSON string.
+fn escaped(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
 /// Appends `s` as a JSON string.
 fn json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
+    // Most strings (URLs, paths, ids) have nothing to escape: sixteen
+    // bytes at a time are looked at without a branch per byte.
+    let mut clean = 0;
+    for chunk in bytes.chunks_exact(16) {
+        if chunk.iter().fold(false, |any, &b| any | escaped(b)) {
+            break;
+        }
+        clean += 16;
+    }
     let mut from = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate().skip(clean) {
         let esc: &[u8] = match b {
             b'"' => br#"\""#,
             b'\\' => br"\\",
@@ -508,7 +561,9 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
         };
         out.extend_from_slice(&bytes[from..i]);
         if esc.is_empty() {
-            out.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
         } else {
             out.extend_from_slice(esc);
         }
@@ -518,25 +573,42 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
+/// Appends `n` in decimal (the formatting machinery costs more than the
+/// digits, for the several integers of each row).
+fn json_int(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
 /// Appends a record's row as one JSON object: the fields of
 /// [`columns`]`(unwrap, false)` in order, nulls written (what Spark's JSON
 /// writer writes for the typed row, so the JSON output needs no row
 /// conversion in the JVM).
 pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
     use std::io::Write;
+    let row = Row::new(r);
     out.push(b'{');
     for (k, col) in columns(unwrap, false).enumerate() {
         if k > 0 {
             out.push(b',');
         }
-        json_str(out, col.name);
-        out.push(b':');
-        match (col.get)(r) {
+        // A name is a plain identifier: nothing in it is escaped.
+        out.push(b'"');
+        out.extend_from_slice(col.name.as_bytes());
+        out.extend_from_slice(b"\":");
+        match (col.get)(&row) {
             Value::Str(Some(v)) => json_str(out, &v),
             Value::Str(None) => out.extend_from_slice(b"null"),
-            Value::Int(n) => {
-                let _ = write!(out, "{n}");
-            }
+            Value::Int(n) => json_int(out, n),
             Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
             Value::Time(None) | Value::Bytes(None) => out.extend_from_slice(b"null"),
             Value::Bytes(Some(v)) => match std::str::from_utf8(v) {
@@ -547,12 +619,21 @@ pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
                     out.extend_from_slice(br#""}"#);
                 }
             },
-            Value::Time(Some(t)) => json_str(out, &t.to_string()),
+            // RFC 3339: nothing in it is escaped.
+            Value::Time(Some(t)) => {
+                let _ = write!(out, "\"{t}\"");
+            }
             Value::Spans(spans) => {
                 out.push(b'[');
-                for (i, [a, b]) in spans.iter().enumerate() {
-                    let sep = if i > 0 { "," } else { "" };
-                    let _ = write!(out, "{sep}[{a},{b}]");
+                for (i, &[a, b]) in spans.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.push(b'[');
+                    json_int(out, a);
+                    out.push(b',');
+                    json_int(out, b);
+                    out.push(b']');
                 }
                 out.push(b']');
             }
@@ -577,7 +658,9 @@ pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
                     json_str(out, w.code);
                     out.extend_from_slice(br#","message":"#);
                     json_str(out, &w.message);
-                    let _ = write!(out, r#","offset":{}}}"#, w.offset);
+                    out.extend_from_slice(br#","offset":"#);
+                    json_int(out, w.offset as u64);
+                    out.push(b'}');
                 }
                 out.push(b']');
             }
@@ -598,7 +681,6 @@ pub struct JsonBatch {
     pub list_ids: Option<Strings>,
     /// Rows so far.
     pub rows: usize,
-    scratch: Vec<u8>,
     unwrap: bool,
 }
 
@@ -616,11 +698,10 @@ impl Rows for JsonBatch {
     }
 
     fn push(&mut self, r: &Record) {
-        self.scratch.clear();
-        json_line(r, self.unwrap, &mut self.scratch);
-        // Only UTF-8 is written: the record's strings are UTF-8.
-        let line = std::str::from_utf8(&self.scratch).unwrap_or_default();
-        self.lines.push(Some(line));
+        // Written where it goes: only UTF-8 is written (the record's
+        // strings, digits, base64).
+        let unwrap = self.unwrap;
+        self.lines.push_with(|out| json_line(r, unwrap, out));
         if let Some(ids) = &mut self.list_ids {
             ids.push(r.get().message().and_then(|i| i.list_id()));
         }
@@ -724,6 +805,24 @@ mod tests {
         let mut esc = Vec::new();
         json_str(&mut esc, "a\"b\\c\n\u{1}é");
         assert_eq!(esc, r#""a\"b\\c\n\u0001é""#.as_bytes());
+        // Past the first sixteen clean bytes, and at a chunk's end.
+        for (text, want) in [
+            (
+                "0123456789abcdef0123\t\u{1f}",
+                r#""0123456789abcdef0123\t\u001f""#,
+            ),
+            ("0123456789abcde\"", r#""0123456789abcde\"""#),
+            ("0123456789abcdef", r#""0123456789abcdef""#),
+        ] {
+            let mut esc = Vec::new();
+            json_str(&mut esc, text);
+            assert_eq!(String::from_utf8(esc).unwrap(), want);
+        }
+        for n in [0, 7, 10, 1234567890, u64::MAX] {
+            let mut out = Vec::new();
+            json_int(&mut out, n);
+            assert_eq!(out, n.to_string().as_bytes());
+        }
         let mut json = JsonBatch::default();
         json.push(&recs[1]);
         assert_eq!(json.rows, 1);

@@ -191,7 +191,7 @@ impl PyMatch {
     }
     /// The scheme in lower case.
     #[getter]
-    fn scheme(&self) -> String {
+    fn scheme(&self) -> std::borrow::Cow<'_, str> {
         self.rec.scheme()
     }
     /// The fragment after `#`, if any.

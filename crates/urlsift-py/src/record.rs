@@ -1,6 +1,7 @@
 //! One found URL as the command's `--json` prints it: the same fields, the
 //! same values, `None` where the JSON has `null`.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use urlsift::{Match, Url};
@@ -71,10 +72,14 @@ impl Record {
         std::str::from_utf8(self.m.as_bytes()).unwrap_or_default()
     }
 
-    /// The scheme in lower case.
-    pub fn scheme(&self) -> String {
+    /// The scheme in lower case (borrowed when written so).
+    pub fn scheme(&self) -> Cow<'_, str> {
         let b = self.m.as_bytes();
-        String::from_utf8_lossy(&b[..urlsift::Scheme::name_len(b)]).to_ascii_lowercase()
+        let name = String::from_utf8_lossy(&b[..urlsift::Scheme::name_len(b)]);
+        match name.bytes().any(|c| c.is_ascii_uppercase()) {
+            true => Cow::Owned(name.to_ascii_lowercase()),
+            false => name,
+        }
     }
 
     /// The `#fragment` without `#`.

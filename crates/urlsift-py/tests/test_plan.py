@@ -1,10 +1,11 @@
 """How the Spark job plans its tasks (no Spark needed): runs balanced by
-bytes in order, cuts at message starts, listing order, storage options."""
+bytes in order, cuts at message starts, listing order, storage options,
+small batches grouped."""
 
 import pytest
 
 from urlsift import _urlsift, remote
-from urlsift.spark import balance, cuts, storage_options
+from urlsift.spark import SLOP, balance, cuts, grouped, storage_options
 
 pytest.importorskip("pyarrow")
 
@@ -37,6 +38,12 @@ def test_cuts_fall_on_message_starts(tmp_path):
     gz.write_bytes(gzip.compress(data))
     assert cuts(str(gz), gz.stat().st_size, split=1000) == [0, gz.stat().st_size]
     assert cuts(str(path), len(data)) == [0, len(data)]
+    # A file a little larger than the split size stays whole; no last
+    # range is a few bytes.
+    assert cuts(str(path), len(data), split=int(len(data) / (1 + SLOP / 2))) == [0, len(data)]
+    split = len(data) // 3 - 100
+    c = cuts(str(path), len(data), split=split)
+    assert len(c) == 4 and c[-1] - c[-2] >= split * SLOP
     assert _urlsift.count_lines(str(path), 0, len(data)) == data.count(b"\n")
     assert _urlsift.message_start(b"x\n\nFrom a\n\nFrom b") == 11
     assert _urlsift.message_start(b"no message here") is None
@@ -61,3 +68,21 @@ def test_uris_and_paths():
     assert not remote.is_remote("dir/file") and not remote.is_remote("file:///tmp/x")
     assert remote.local_path("file:///tmp/a%20b") == "/tmp/a b"
     assert remote.local_path("plain/path") == "plain/path"
+
+
+def test_small_batches_are_grouped_in_order():
+    import pyarrow as pa
+
+    def batch(*values):
+        return pa.RecordBatch.from_arrays([pa.array(values, pa.string())], names=["value"])
+
+    small = [batch(f"{i}a", f"{i}b") for i in range(5)]
+    large = batch(*[f"l{i}" for i in range(6)])
+    got = list(grouped(small[:2] + [large] + small[2:], rows=5))
+    values = [v for b in got for v in b.column(0).to_pylist()]
+    want = [v for b in small[:2] + [large] + small[2:] for v in b.column(0).to_pylist()]
+    assert values == want
+    # Joined until they reach 5 rows; a large batch alone passes as it is.
+    assert [b.num_rows for b in got] == [10, 6]
+    assert list(grouped([large], rows=5)) == [large]
+    assert list(grouped([])) == []

@@ -210,6 +210,10 @@ class DerivativesParam:
 SPLIT = 256 << 20
 #: How far before a nominal cut a message start is looked for.
 WINDOW = 64 << 10
+#: The share of the split size a file may pass it by and stay whole, and
+#: the shortest last range: a range of a few bytes would cost a task of its
+#: own and a count of every line before it.
+SLOP = 0.1
 
 
 def _open(uri: str, storage_options):
@@ -232,13 +236,16 @@ def cuts(uri: str, size: int, storage_options=None, split: int = SPLIT) -> List[
     tasks: ``[0, ..., size]``, each inner cut a message start (an mbox
     ``From `` line after an empty line) found in the window before a
     multiple of ``split``; a compressed file or an archive (by content), or
-    one with no message start in a window, is not cut there."""
-    if size <= split:
+    one with no message start in a window, is not cut there. A file at
+    most :data:`SLOP` of ``split`` larger than ``split`` is not cut, and
+    the last range is at least that long."""
+    slop = int(split * SLOP)
+    if size <= split + slop:
         return [0, size]
     if not _urlsift.plain_head(_read(uri, storage_options, 0, 512)):
         return [0, size]
     out = [0]
-    for at in range(split, size, split):
+    for at in range(split, size - slop, split):
         lo = max(out[-1], at - WINDOW)
         k = _urlsift.message_start(_read(uri, storage_options, lo, at))
         if k is not None and lo + k > out[-1]:
@@ -358,6 +365,40 @@ def batches(task, storage_options=None, naked=False, raw=False, counts=None, err
             src.close()
     if counts is not None:
         counts.add(n)
+
+
+#: Rows a record batch handed to Spark gathers from the small files of a
+#: task, at least (as many as a large file's batches hold).
+GROUP = 16384
+
+
+def grouped(batches: Iterable, rows: int = GROUP) -> Iterator:
+    """``batches`` (pyarrow record batches of one schema) in order, those
+    of fewer than ``rows`` rows joined with the next ones into batches of
+    about ``rows`` rows: a small file's few rows are not a batch of their
+    own, each of which costs the JVM as much as a large one to take in."""
+    import pyarrow as pa
+
+    held: List = []
+    n = 0
+    for b in batches:
+        if not held and b.num_rows >= rows:
+            yield b
+            continue
+        held.append(b)
+        n += b.num_rows
+        if n >= rows:
+            yield _joined(held, pa)
+            held, n = [], 0
+    if held:
+        yield _joined(held, pa)
+
+
+def _joined(held: List, pa):
+    """One record batch of the rows of ``held``, in order."""
+    if len(held) == 1:
+        return held[0]
+    return pa.Table.from_batches(held).combine_chunks().to_batches()[0]
 
 
 def walk(path: str, errors: Optional[List[str]] = None, _above=(), *,
@@ -560,7 +601,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="add target and via: where wrapped links (Safe Links, Proofpoint, ...) go")
     p.add_argument("--partitions", type=int, metavar="N", help="tasks (default: 4 per core)")
     p.add_argument("--split-size", type=int, default=SPLIT, metavar="BYTES",
-                   help="a plain file larger than this is cut into ranges at message starts")
+                   help="a plain file larger than this (by more than a tenth) is cut into ranges at message starts")
     p.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an fsspec storage option (repeatable)")
     p.add_argument("--overwrite", action="store_true", help="replace DIR if it exists")
@@ -623,11 +664,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         def run(ids):
             d = _urlsift.Derivatives() if report else None
-            for b in ids:
-                for i in b.column(0).to_pylist():
-                    for task in shared.value[i]:
-                        yield from batches(task, so, naked, raw, counts, errors, json, html,
-                                           unwrap, failed, report=d)
+            tasks = (task for b in ids for i in b.column(0).to_pylist() for task in shared.value[i])
+            yield from grouped(
+                b for task in tasks
+                for b in batches(task, so, naked, raw, counts, errors, json, html, unwrap,
+                                 failed, report=d))
             if d is not None:
                 derived.add(d)
 
