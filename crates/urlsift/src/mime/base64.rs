@@ -51,6 +51,9 @@ impl Reader {
         out: &mut Out<'_>,
     ) -> usize {
         let mut g = self.b64;
+        // Groups are decoded a block at a time into the stack (an append
+        // per group cost more than its decoding), zeroed once per call.
+        let mut block = [0u8; BLOCK / 4 * 3 + SLACK];
         let bytes = &run.raw[a..e];
         out.dec.reserve(bytes.len() / 4 * 3 + 3);
         let mut i = 0;
@@ -59,7 +62,7 @@ impl Reader {
                 // Whole groups of four alphabet characters in a row: decoded
                 // at once (the byte path below takes the rest: other bytes,
                 // groups split by them).
-                let k = self.b64_groups(&mut g, run.base + a as u64, bytes, i, out);
+                let k = self.b64_groups(&mut g, &mut block, run.base + a as u64, bytes, i, out);
                 if k > i {
                     i = k;
                     continue;
@@ -107,17 +110,15 @@ impl Reader {
     fn b64_groups(
         &mut self,
         g: &mut State,
+        block: &mut [u8; BLOCK / 4 * 3 + SLACK],
         base: u64,
         bytes: &[u8],
         mut i: usize,
         out: &mut Out<'_>,
     ) -> usize {
-        // Decoded a block at a time into the stack (an append per group
-        // cost more than its decoding).
-        let mut block = [0u8; BLOCK / 4 * 3 + SLACK];
         loop {
             let src = &bytes[i..bytes.len().min(i + BLOCK)];
-            let n = decode_groups(src, &mut block);
+            let n = decode_groups(src, block);
             if n == 0 {
                 return i;
             }
