@@ -20,6 +20,38 @@ fn hex(b: u8) -> Option<u8> {
     }
 }
 
+/// What an `=` is (rule 11), given the bytes up to `end` after it.
+enum Equals {
+    /// `=` and two hex digits: this byte.
+    Escape(u8),
+    /// `=` and blanks up to a line feed, at this offset: all of it vanishes.
+    SoftBreak(usize),
+    /// Neither (so far): the `=` stays. The blanks after it end here.
+    Other(usize),
+}
+
+/// Reads the `=` at `raw[q]`, with `raw[..end]` at hand. Inlined in
+/// both decoders: it runs for every `=` of a body.
+#[inline(always)]
+fn equals(raw: &[u8], q: usize, end: usize) -> Equals {
+    if q + 2 < end {
+        if let (Some(h), Some(l)) = (hex(raw[q + 1]), hex(raw[q + 2])) {
+            return Equals::Escape(h << 4 | l);
+        }
+    }
+    let b = q
+        + 1
+        + raw[q + 1..end]
+            .iter()
+            .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r'))
+            .count();
+    if b < end && raw[b] == b'\n' {
+        Equals::SoftBreak(b)
+    } else {
+        Equals::Other(b)
+    }
+}
+
 impl Reader {
     /// Decodes `raw[a..e]`, one line or (`complete` false) the part of a
     /// long line that has arrived, `eq` being the first `=` at or after
@@ -47,27 +79,21 @@ impl Reader {
                 self.push_plain(run, lit, q, out);
                 return q;
             }
-            if q + 2 < e {
-                if let (Some(h), Some(l)) = (hex(raw[q + 1]), hex(raw[q + 2])) {
+            let b = match equals(raw, q, e) {
+                Equals::Escape(v) => {
                     self.push_plain(run, lit, q, out);
-                    self.push_escape(run, q, h << 4 | l, out);
+                    self.push_escape(run, q, v, out);
                     x = q + 3;
                     lit = x;
                     continue;
                 }
-            }
-            let b = q
-                + 1
-                + raw[q + 1..e]
-                    .iter()
-                    .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r'))
-                    .count();
-            if b < e && raw[b] == b'\n' {
-                // A soft line break: the '=', the blanks and the LF vanish.
-                self.push_plain(run, lit, q, out);
-                self.delta += 1;
-                return e;
-            }
+                Equals::SoftBreak(_) => {
+                    self.push_plain(run, lit, q, out);
+                    self.delta += 1;
+                    return e;
+                }
+                Equals::Other(b) => b,
+            };
             if b == e {
                 if complete {
                     // '=' and blanks at the end of the part: a soft break too.
@@ -104,8 +130,8 @@ impl Reader {
         let (mut x, mut lit) = (a, a);
         while let Some(k) = memchr(b'=', &raw[x..to]) {
             let q = x + k;
-            if q + 2 < to {
-                if let (Some(h), Some(l)) = (hex(raw[q + 1]), hex(raw[q + 2])) {
+            match equals(raw, q, to) {
+                Equals::Escape(v) => {
                     if let Some(s) = line_of(&mut seen, lit) {
                         self.line_start = s;
                     }
@@ -113,32 +139,23 @@ impl Reader {
                     if let Some(s) = line_of(&mut seen, q) {
                         self.line_start = s;
                     }
-                    self.push_escape(run, q, h << 4 | l, out);
+                    self.push_escape(run, q, v, out);
                     x = q + 3;
                     lit = x;
-                    continue;
                 }
-            }
-            let b = q
-                + 1
-                + raw[q + 1..to]
-                    .iter()
-                    .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r'))
-                    .count();
-            if b < to && raw[b] == b'\n' {
-                // A soft line break: the '=', the blanks and the LF vanish.
-                if let Some(s) = line_of(&mut seen, lit) {
-                    self.line_start = s;
+                Equals::SoftBreak(b) => {
+                    if let Some(s) = line_of(&mut seen, lit) {
+                        self.line_start = s;
+                    }
+                    self.push_plain(run, lit, q, out);
+                    self.delta += 1;
+                    x = b + 1;
+                    lit = x;
+                    seen = x;
+                    self.line_start = run.base + x as u64;
                 }
-                self.push_plain(run, lit, q, out);
-                self.delta += 1;
-                x = b + 1;
-                lit = x;
-                seen = x;
-                self.line_start = run.base + x as u64;
-                continue;
+                Equals::Other(_) => x = q + 1,
             }
-            x = q + 1;
         }
         if let Some(s) = line_of(&mut seen, lit) {
             self.line_start = s;
