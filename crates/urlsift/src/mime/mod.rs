@@ -337,6 +337,10 @@ struct Pass<'r> {
     next_any: Option<Option<usize>>,
     /// Where the next `=` is (a cached search).
     next_eq: Option<Option<usize>>,
+    /// Where the complete lines of `raw` end (a cached search: a block of
+    /// lines asks it at every line that may be structure, and a long
+    /// unfinished last line must not be searched again each time).
+    lines_end: Option<usize>,
 }
 
 impl<'r> Pass<'r> {
@@ -361,7 +365,17 @@ impl<'r> Pass<'r> {
             next_from: None,
             next_any: None,
             next_eq: None,
+            lines_end: None,
         }
+    }
+
+    /// The end of the complete lines from `pos`: just past the last line
+    /// feed of `raw`, or `pos` when none lies at or after it.
+    fn lines_end(&mut self, pos: usize) -> usize {
+        let end = *self
+            .lines_end
+            .get_or_insert_with(|| memrchr(b'\n', self.raw).map_or(0, |k| k + 1));
+        end.max(pos)
     }
 
     /// The first `=` at or after `pos` (a search cached for the pass).
@@ -1034,7 +1048,7 @@ impl Reader {
     /// past `pos`.
     fn qp_plain_lines(&self, run: &mut Pass<'_>, pos: usize, eq: Option<usize>) -> usize {
         let raw = run.raw;
-        let last = memrchr(b'\n', &raw[pos..]).map_or(pos, |k| pos + k + 1);
+        let last = run.lines_end(pos);
         let to = match eq {
             Some(q) if q < last => memrchr(b'\n', &raw[pos..q]).map_or(pos, |k| pos + k + 1),
             _ => last,
@@ -1050,8 +1064,7 @@ impl Reader {
     /// as structure: where a block of encoded lines may be decoded to
     /// (see [`blocks`]).
     fn block_end(&self, run: &mut Pass<'_>, pos: usize) -> usize {
-        let raw = run.raw;
-        let last = memrchr(b'\n', &raw[pos..]).map_or(pos, |k| pos + k + 1);
+        let last = run.lines_end(pos);
         match run.next_structure(pos, !self.frames.is_empty()) {
             Some(s) => last.min(s),
             None => last,
