@@ -959,19 +959,22 @@ impl Reader {
                     pos = to;
                     continue;
                 }
-                // Lines with escapes or soft breaks: all the complete lines
-                // up to one that may be structure, in one loop.
-                let to = self.block_end(run, pos);
-                if to > e && blocks::on() {
-                    self.qp_lines(run, pos, to, out);
-                    pos = to;
-                    continue;
-                }
             }
-            if mode == Mode::Base64 && at_ls && raw[e - 1] == b'\n' && blocks::on() {
+            // Encoded lines: all the complete lines up to one that may be
+            // structure, in one call (see `blocks`).
+            if matches!(mode, Mode::Qp | Mode::Base64)
+                && at_ls
+                && raw[e - 1] == b'\n'
+                && blocks::on()
+            {
                 let to = self.block_end(run, pos);
                 if to > e {
-                    self.b64_line(run, pos, to, out);
+                    match mode {
+                        Mode::Qp => self.qp_lines(run, pos, to, out),
+                        _ => {
+                            self.b64_line(run, pos, to, out);
+                        }
+                    }
                     self.line_start = run.base + to as u64;
                     pos = to;
                     continue;

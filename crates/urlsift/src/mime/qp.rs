@@ -119,34 +119,22 @@ impl Reader {
     /// break, and a call per line cost more than its decoding.
     pub(super) fn qp_lines(&mut self, run: &Pass<'_>, a: usize, to: usize, out: &mut Out<'_>) {
         let raw = run.raw;
-        // `self.line_start` is moved on to the line of `p` before a run is
-        // placed at `p`; `seen` is where the search for line feeds got to
-        // (each byte is looked at once).
+        // Line feeds are looked for from `seen` on (each byte once).
         let mut seen = a;
-        let line_of = |seen: &mut usize, p: usize| {
-            let from = std::mem::replace(seen, p);
-            last_lf(&raw[from..p]).map(|k| run.base + (from + k + 1) as u64)
-        };
         let (mut x, mut lit) = (a, a);
         while let Some(k) = memchr(b'=', &raw[x..to]) {
             let q = x + k;
             match equals(raw, q, to) {
                 Equals::Escape(v) => {
-                    if let Some(s) = line_of(&mut seen, lit) {
-                        self.line_start = s;
-                    }
+                    self.line_start_at(run, &mut seen, lit);
                     self.push_plain(run, lit, q, out);
-                    if let Some(s) = line_of(&mut seen, q) {
-                        self.line_start = s;
-                    }
+                    self.line_start_at(run, &mut seen, q);
                     self.push_escape(run, q, v, out);
                     x = q + 3;
                     lit = x;
                 }
                 Equals::SoftBreak(b) => {
-                    if let Some(s) = line_of(&mut seen, lit) {
-                        self.line_start = s;
-                    }
+                    self.line_start_at(run, &mut seen, lit);
                     self.push_plain(run, lit, q, out);
                     self.delta += 1;
                     x = b + 1;
@@ -157,11 +145,17 @@ impl Reader {
                 Equals::Other(_) => x = q + 1,
             }
         }
-        if let Some(s) = line_of(&mut seen, lit) {
-            self.line_start = s;
-        }
+        self.line_start_at(run, &mut seen, lit);
         self.push_plain(run, lit, to, out);
-        self.line_start = run.base + to as u64;
+    }
+
+    /// Moves `self.line_start` on to the line of `raw[p]` (a run is placed
+    /// there), looking for line feeds in `raw[*seen..p]` only.
+    fn line_start_at(&mut self, run: &Pass<'_>, seen: &mut usize, p: usize) {
+        let from = std::mem::replace(seen, p);
+        if let Some(k) = last_lf(&run.raw[from..p]) {
+            self.line_start = run.base + (from + k + 1) as u64;
+        }
     }
 
     /// Writes the byte `v` that the escape at `raw[q..q + 3]` encodes.
