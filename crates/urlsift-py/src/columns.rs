@@ -87,11 +87,13 @@ pub struct Column {
 }
 
 /// A record whose row is being written: its URL parsed once, when a
-/// field first needs its parts (`fragment` and `warnings` both do).
+/// field first needs its parts (`fragment` and `warnings` both do), and
+/// unwrapped once (`target` and `via` both need it).
 pub struct Row<'a> {
     /// The record.
     pub rec: &'a Record,
     url: std::cell::OnceCell<Option<Url<'a>>>,
+    unwrapped: std::cell::OnceCell<urlsift::Unwrapped>,
 }
 
 impl<'a> Row<'a> {
@@ -100,7 +102,14 @@ impl<'a> Row<'a> {
         Row {
             rec,
             url: std::cell::OnceCell::new(),
+            unwrapped: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The wrappers the URL goes through ([`urlsift::unwrap`]).
+    fn unwrapped(&self) -> &urlsift::Unwrapped {
+        self.unwrapped
+            .get_or_init(|| urlsift::unwrap(self.rec.url()))
     }
 
     /// The URL parsed (see [`Record::parsed`]).
@@ -301,14 +310,14 @@ pub const UNWRAP_COLUMNS: &[Column] = &[
         spark: "string",
         nullable: true,
         kind: Kind::Str,
-        get: |r| owned(urlsift::unwrap(r.rec.url()).target().map(str::to_owned)),
+        get: |r| owned(r.unwrapped().target().map(str::to_owned)),
     },
     Column {
         name: "via",
         spark: "array<string>",
         nullable: false,
         kind: Kind::StrList,
-        get: |r| Value::StrList(Some(urlsift::unwrap(r.rec.url()).via().collect())),
+        get: |r| Value::StrList(Some(r.unwrapped().via().collect())),
     },
 ];
 
@@ -573,20 +582,10 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
-/// Appends `n` in decimal (the formatting machinery costs more than the
-/// digits, for the several integers of each row).
-fn json_int(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+/// Appends `n` in decimal (`itoa`: the formatting machinery costs more
+/// than the digits, for the several integers of each row).
+fn json_int(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Appends a record's row as one JSON object: the fields of

@@ -377,8 +377,6 @@ def grouped(batches: Iterable, rows: int = GROUP) -> Iterator:
     of fewer than ``rows`` rows joined with the next ones into batches of
     about ``rows`` rows: a small file's few rows are not a batch of their
     own, each of which costs the JVM as much as a large one to take in."""
-    import pyarrow as pa
-
     held: List = []
     n = 0
     for b in batches:
@@ -388,16 +386,18 @@ def grouped(batches: Iterable, rows: int = GROUP) -> Iterator:
         held.append(b)
         n += b.num_rows
         if n >= rows:
-            yield _joined(held, pa)
+            yield _joined(held)
             held, n = [], 0
     if held:
-        yield _joined(held, pa)
+        yield _joined(held)
 
 
-def _joined(held: List, pa):
+def _joined(held: List):
     """One record batch of the rows of ``held``, in order."""
     if len(held) == 1:
         return held[0]
+    import pyarrow as pa
+
     return pa.Table.from_batches(held).combine_chunks().to_batches()[0]
 
 
