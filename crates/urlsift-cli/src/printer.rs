@@ -781,7 +781,11 @@ impl Printer {
         for reading in m.readings(self.hyphen) {
             // With --unwrap, a wrapper's target is what is printed, filtered
             // and counted (the wrapper itself when opaque or undecodable).
-            let unwrapped = self.unwrap.then(|| unwrap::of(reading));
+            let unwrapped = if self.unwrap {
+                unwrap::of(reading)
+            } else {
+                None
+            };
             let shown = unwrap::shown(unwrapped.as_ref(), reading);
             // (No scheme looked up when there is no --scheme filter.)
             if !self.schemes.is_empty() && !self.scheme_ok(candidate_scheme(shown)) {
@@ -916,8 +920,8 @@ impl Printer {
         self.json_tail(out, m);
         out.extend_from_slice(b",\"warnings\":");
         json_warnings(out, url);
-        if let Some(u) = unwrapped {
-            unwrap::json_fields(out, u);
+        if self.unwrap {
+            unwrap::json_fields(out, unwrapped);
         }
         put_message(recs, m);
         self.json_list_id(&mut recs.body, m);

@@ -154,7 +154,7 @@ pub use settings::HtmlMode;
 pub use settings::{Limits, Scanner};
 pub use stream::{Extractor, PushScanner};
 pub use tracker::{MessageMap, MessageTracker};
-pub use unwrap::{unwrap, Hop, Kind, UnwrapError, Unwrapped, MAX_DEPTH};
+pub use unwrap::{unwrap, wrapped, Hop, Kind, UnwrapError, Unwrapped, MAX_DEPTH};
 pub use url::{
     Ftp, FtpCommand, FtpType, Gopher, Host, Http, News, Policy, Prospero, ProsperoFields, Scheme,
     Specific, Url, Wais,

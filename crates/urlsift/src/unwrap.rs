@@ -149,13 +149,25 @@ impl Unwrapped {
 /// ```
 #[inline]
 pub fn unwrap(url: impl AsRef<[u8]>) -> Unwrapped {
+    wrapped(url).unwrap_or_default()
+}
+
+/// [`unwrap`] for a caller that asks it of every URL it meets: `None`
+/// when `url` is no known wrapper, so that nearly every answer is one word,
+/// with no [`Unwrapped`] to build and drop.
+///
+/// ```
+/// assert!(urlsift::wrapped("https://example.com/?url=https%3A%2F%2Fa.example").is_none());
+/// let u = urlsift::wrapped("https://www.google.com/url?q=https%3A%2F%2Fa.example%2F").unwrap();
+/// assert_eq!(u.target(), Some("https://a.example/"));
+/// ```
+#[inline]
+pub fn wrapped(url: impl AsRef<[u8]>) -> Option<Unwrapped> {
     let url = url.as_ref();
     // Nearly every URL is no wrapper: that answer is given inline, without
     // a call (the command asks it of every URL it prints with --unwrap).
-    match find(url) {
-        None => Unwrapped::default(),
-        Some(first) => unwrap_found(url, first),
-    }
+    let first = find(url)?;
+    Some(unwrap_found(url, first))
 }
 
 /// [`unwrap`] of `url`, whose outermost wrapper `find` gave.

@@ -86,14 +86,17 @@ impl Feed {
         };
         match self.lookup(r.key) {
             Ok(i) => batch.counts.push((i, 1)),
-            Err(_) => batch.new.push(Entry::new(
-                &text(r.url),
-                r.form,
-                &text(r.context.trim_ascii()),
+            Err(_) => {
                 // Where a wrapped link goes (Safe Links, Proofpoint, ...),
                 // shown beside it; the wrapper stays what is opened.
-                urlsift::unwrap(r.url).target(),
-            )),
+                let wrapped = urlsift::wrapped(r.url);
+                batch.new.push(Entry::new(
+                    &text(r.url),
+                    r.form,
+                    &text(r.context.trim_ascii()),
+                    wrapped.as_ref().and_then(urlsift::Unwrapped::target),
+                ))
+            }
         }
     }
 }

@@ -11,11 +11,11 @@ use urlsift::{Match, UnwrapError, Unwrapped};
 use super::{json_lines_field, json_opt, json_str, put_date, put_place, InputName, Printer, Recs};
 use crate::args::Mode;
 
-/// The wrappers a reading goes through (none for most: the library's first
-/// test is its host's registered name).
+/// The wrappers a reading goes through; `None` for most, a reading that is
+/// no wrapper (the library's first test is its host's registered name).
 #[inline]
-pub fn of(reading: &[u8]) -> Unwrapped {
-    urlsift::unwrap(reading)
+pub fn of(reading: &[u8]) -> Option<Unwrapped> {
+    urlsift::wrapped(reading)
 }
 
 /// What is printed for a reading: its target when it has one, else the
@@ -28,12 +28,12 @@ pub fn shown<'a>(unwrapped: Option<&'a Unwrapped>, reading: &'a [u8]) -> &'a [u8
 }
 
 /// `,"target":...,"via":[...]` of a JSON object (`null` and `[]` for a
-/// link that is no wrapper).
-pub fn json_fields(out: &mut Vec<u8>, u: &Unwrapped) {
+/// link that is no wrapper, `None`).
+pub fn json_fields(out: &mut Vec<u8>, u: Option<&Unwrapped>) {
     out.extend_from_slice(b",\"target\":");
-    json_opt(out, u.target());
+    json_opt(out, u.and_then(Unwrapped::target));
     out.extend_from_slice(b",\"via\":[");
-    for (i, kind) in u.via().enumerate() {
+    for (i, kind) in u.into_iter().flat_map(Unwrapped::via).enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -54,7 +54,9 @@ impl Printer {
         lines: Option<&[u8]>,
     ) {
         for reading in m.readings(self.hyphen) {
-            let u = of(reading);
+            let Some(u) = of(reading) else {
+                continue;
+            };
             let Some(error) = u.error() else {
                 continue;
             };

@@ -12,6 +12,7 @@ fn unwraps(url: &str, via: &[&str], target: &str) {
     assert_eq!(u.target(), Some(target), "{url}: {:?}", u.error());
     assert!(!u.is_opaque() && u.error().is_none());
     assert_eq!(u.hops()[0].url(), url);
+    assert_eq!(wrapped(url), Some(u), "{url}: wrapped and unwrap differ");
 }
 
 #[track_caller]
@@ -19,6 +20,7 @@ fn left_alone(url: &str) {
     let u = unwrap(url);
     assert!(!u.is_wrapped(), "{url}: {u:?}");
     assert_eq!(u, Unwrapped::default());
+    assert_eq!(wrapped(url), None, "{url}");
 }
 
 #[test]
