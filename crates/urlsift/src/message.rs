@@ -529,6 +529,22 @@ impl Collector {
         set
     };
 
+    /// Whether a line starting with `first` and then `second` (`None`
+    /// when not known yet) may be one that matters to an idle collector
+    /// (see [`Collector::FIRST`]): a wanted field's name starts so, or it
+    /// may be an empty line. Lets a header walk pass over the other lines
+    /// that share a first letter (`MIME-Version:`, `Sender:`).
+    pub fn may_start(first: u8, second: Option<u8>) -> bool {
+        let Some(second) = second else {
+            return true;
+        };
+        match (first | 0x20, second | 0x20) {
+            (b'd', b'a') | (b'p', b'o') | (b's', b'u') | (b'l', b'i') | (b'm', b'e') => true,
+            (b'n', b'e' | b'n') | (b'c', b'o') => true,
+            (f, _) => !f.is_ascii_lowercase(),
+        }
+    }
+
     /// Whether it reads `List-Id:` (its first letters then matter).
     pub fn reads_list(&self) -> bool {
         self.fields.contains(Fields::LIST_ID)
@@ -574,28 +590,29 @@ impl Collector {
         self.id_folding = false;
         self.last = None;
         // Only these names are read (most lines of a header are others,
-        // let go without looking for their colon).
-        if !line
-            .first()
-            .is_some_and(|b| Collector::FIRST_LIST[2..].contains(b))
-        {
-            return;
-        }
-        let Some(colon) = memchr(b':', line) else {
+        // let go at their first letter). A name is the bytes before the
+        // line's first colon, so a wanted one is the line's start followed
+        // by a colon (no wanted name holds one).
+        let named = |name: &[u8], slot| {
+            let n = name.len();
+            (line.get(n) == Some(&b':') && line[..n].eq_ignore_ascii_case(name))
+                .then_some((slot, n))
+        };
+        let slot = match line.first().map(|b| b | 0x20) {
+            Some(b'd') => named(b"date", Slot::Date),
+            Some(b'p') => named(b"posted", Slot::Posted),
+            Some(b's') => named(b"subject", Slot::Subject),
+            Some(b'l') => named(b"list-id", Slot::List),
+            Some(b'm') => named(b"message-id", Slot::Id),
+            Some(b'n') => named(b"newsgroups", Slot::Groups)
+                .or_else(|| named(b"nntp-posting-date", Slot::Nntp)),
+            Some(b'c') => named(b"content-type", Slot::ContentType),
+            _ => None,
+        };
+        let Some((slot, colon)) = slot else {
             return;
         };
-        let (name, value) = (&line[..colon], &line[colon + 1..]);
-        let slot = match name.len() {
-            4 if name.eq_ignore_ascii_case(b"date") => Slot::Date,
-            6 if name.eq_ignore_ascii_case(b"posted") => Slot::Posted,
-            7 if name.eq_ignore_ascii_case(b"subject") => Slot::Subject,
-            7 if name.eq_ignore_ascii_case(b"list-id") => Slot::List,
-            10 if name.eq_ignore_ascii_case(b"message-id") => Slot::Id,
-            10 if name.eq_ignore_ascii_case(b"newsgroups") => Slot::Groups,
-            12 if name.eq_ignore_ascii_case(b"content-type") => Slot::ContentType,
-            17 if name.eq_ignore_ascii_case(b"nntp-posting-date") => Slot::Nntp,
-            _ => return,
-        };
+        let value = &line[colon + 1..];
         let (want, target) = match slot {
             Slot::Id => (Fields::MESSAGE_ID, &mut self.v.id),
             Slot::Date => (Fields::DATE, &mut self.v.date),
