@@ -479,8 +479,10 @@ struct FileState {
 }
 
 /// An iterator over the URLs of one file, which it streams in bounded
-/// memory (see `extract_file`).
-#[pyclass(name = "FileMatches", module = "urlsift")]
+/// memory (see `extract_file`). Frozen (its state is behind its own
+/// mutexes): each `__next__` then takes `self` without PyO3's borrow
+/// flag.
+#[pyclass(frozen, name = "FileMatches", module = "urlsift")]
 pub struct FileMatches {
     /// Boxed: the scanner's state holds SIMD values aligned to 32 bytes,
     /// more than Python's allocator gives a class instance (16), and a Box
