@@ -134,7 +134,9 @@ impl std::str::FromStr for Fields {
 #[derive(Clone, Default)]
 pub struct MessageInfo {
     raw: RawValues,
-    decoded: OnceLock<Decoded>,
+    /// Boxed: a message's metadata is moved into its shared allocation
+    /// once per message read, decoded or not.
+    decoded: OnceLock<Box<Decoded>>,
 }
 
 /// The decoded fields of a [`MessageInfo`].
@@ -188,7 +190,8 @@ impl std::fmt::Debug for MessageInfo {
 
 impl MessageInfo {
     fn decoded(&self) -> &Decoded {
-        self.decoded.get_or_init(|| self.raw.view().decode())
+        self.decoded
+            .get_or_init(|| Box::new(self.raw.view().decode()))
     }
 
     /// The `Message-ID`, as written (trimmed; bytes that are not UTF-8
@@ -712,7 +715,7 @@ impl Values {
             if d.is_empty() {
                 return None;
             }
-            let _ = decoded.set(d);
+            let _ = decoded.set(Box::new(d));
         }
         Some(Arc::new(MessageInfo {
             raw: RawValues::new(&view),
