@@ -51,6 +51,12 @@ create_exception!(
 /// Records handed to Python per release of the GIL.
 pub(crate) const BATCH: usize = 1024;
 
+/// Records a `FileMatches` iterator reads ahead per release of the GIL:
+/// few, so that the records made into `Match` objects are still in the
+/// caches (and their allocations reused) when Python takes them; reading
+/// ahead [`BATCH`] cost the iteration about 3% more.
+const AHEAD: usize = 64;
+
 /// The scanner for the keyword options, with each message's `List-Id:`
 /// read too when `list_id`.
 fn scanner_with(
@@ -473,8 +479,10 @@ struct FileState {
 }
 
 /// An iterator over the URLs of one file, which it streams in bounded
-/// memory (see `extract_file`).
-#[pyclass(name = "FileMatches", module = "urlsift")]
+/// memory (see `extract_file`). Frozen (its state is behind its own
+/// mutexes): each `__next__` then takes `self` without PyO3's borrow
+/// flag.
+#[pyclass(frozen, name = "FileMatches", module = "urlsift")]
 pub struct FileMatches {
     /// Boxed: the scanner's state holds SIMD values aligned to 32 bytes,
     /// more than Python's allocator gives a class instance (16), and a Box
@@ -517,7 +525,7 @@ impl FileMatches {
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
             let FileState { scan, ready } = &mut *st;
             if ready.is_empty() {
-                scan.next_batch(BATCH, ready)?;
+                scan.next_batch(AHEAD, ready)?;
             }
             Ok::<_, std::io::Error>(ready.pop_front())
         });

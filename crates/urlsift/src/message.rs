@@ -21,7 +21,7 @@
 //! [`Match::message`]: crate::Match::message
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use memchr::{memchr, memmem};
 
@@ -126,10 +126,23 @@ impl std::str::FromStr for Fields {
 
 /// What a message's header says of it: the fields asked for
 /// ([`Fields`]), each `None` when not asked for or not found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// The values are kept as read and decoded (the date parsed, the subject
+/// decoded, the groups split) the first time any of them is asked for:
+/// most matches' callers never read them, and decoding costs more than
+/// reading.
+#[derive(Clone, Default)]
 pub struct MessageInfo {
-    /// The `Message-ID` (UTF-8) and then the subject, in one allocation
-    /// (one message's metadata is built per message read).
+    raw: RawValues,
+    /// Boxed: a message's metadata is moved into its shared allocation
+    /// once per message read, decoded or not.
+    decoded: OnceLock<Box<Decoded>>,
+}
+
+/// The decoded fields of a [`MessageInfo`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Decoded {
+    /// The `Message-ID` (UTF-8) and then the subject, in one allocation.
     text: Box<[u8]>,
     /// Where the `Message-ID` ends in `text`, when known.
     id_end: Option<usize>,
@@ -141,33 +154,73 @@ pub struct MessageInfo {
     charset: Option<Charset>,
 }
 
+impl Decoded {
+    fn is_empty(&self) -> bool {
+        self.id_end.is_none()
+            && self.date.is_none()
+            && self.newsgroups.is_none()
+            && self.list_id.is_none()
+            && !self.has_subject
+            && self.charset.is_none()
+    }
+}
+
+impl PartialEq for MessageInfo {
+    /// Equal when every field says the same (however it was written).
+    fn eq(&self, other: &MessageInfo) -> bool {
+        self.decoded() == other.decoded()
+    }
+}
+
+impl Eq for MessageInfo {}
+
+impl std::fmt::Debug for MessageInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = self.decoded();
+        f.debug_struct("MessageInfo")
+            .field("message_id", &self.message_id())
+            .field("date", &d.date)
+            .field("newsgroups", &d.newsgroups)
+            .field("list_id", &d.list_id)
+            .field("subject", &self.subject_lossy())
+            .field("charset", &d.charset)
+            .finish()
+    }
+}
+
 impl MessageInfo {
+    fn decoded(&self) -> &Decoded {
+        self.decoded
+            .get_or_init(|| Box::new(self.raw.view().decode()))
+    }
+
     /// The `Message-ID`, as written (trimmed; bytes that are not UTF-8
     /// replaced).
     pub fn message_id(&self) -> Option<&str> {
+        let d = self.decoded();
         // Written from a `str`: always UTF-8.
-        let e = self.id_end?;
-        std::str::from_utf8(&self.text[..e]).ok()
+        let e = d.id_end?;
+        std::str::from_utf8(&d.text[..e]).ok()
     }
 
     /// The message's date and the field it was read from: `Date:`, else
     /// B news `Posted:`, else `NNTP-Posting-Date:`, else the mbox `From `
     /// line; `None` when none of them is readable.
     pub fn date(&self) -> Option<(Timestamp, DateSource)> {
-        self.date
+        self.decoded().date
     }
 
     /// The groups of `Newsgroups:`, in order (bytes that are not UTF-8
     /// replaced).
     pub fn newsgroups(&self) -> Option<&[Box<str>]> {
-        self.newsgroups.as_deref()
+        self.decoded().newsgroups.as_deref()
     }
 
     /// The list identifier of `List-Id:` (RFC 2919): the text between
     /// its angle brackets, else the whole value trimmed (bytes that are not
     /// UTF-8 replaced).
     pub fn list_id(&self) -> Option<&str> {
-        self.list_id.as_deref()
+        self.decoded().list_id.as_deref()
     }
 
     /// The `Subject:`, unfolded and trimmed, decoded to UTF-8 by
@@ -179,8 +232,8 @@ impl MessageInfo {
     /// text in any of these (an encoded word in a charset not known stays
     /// as written).
     pub fn subject(&self) -> Option<&[u8]> {
-        self.has_subject
-            .then(|| &self.text[self.id_end.unwrap_or(0)..])
+        let d = self.decoded();
+        d.has_subject.then(|| &d.text[d.id_end.unwrap_or(0)..])
     }
 
     /// [`MessageInfo::subject`] as text, bytes that are not UTF-8 replaced.
@@ -193,16 +246,155 @@ impl MessageInfo {
     /// `None` when it declares none that is known. Known when any field
     /// is asked for.
     pub fn charset(&self) -> Option<Charset> {
-        self.charset
+        self.decoded().charset
+    }
+}
+
+/// The slots of [`RawValues`], in order.
+const SLOTS: usize = 9;
+
+/// The values of one header block as read, in one allocation: what a
+/// [`MessageInfo`] decodes when asked.
+#[derive(Clone, Debug, Default)]
+struct RawValues {
+    /// The values one after the other, in the order of [`View::slots`].
+    bytes: Box<[u8]>,
+    /// Where each value ends in `bytes`.
+    ends: [u32; SLOTS],
+    /// Bit `i`: value `i` was found.
+    found: u16,
+    part_charset: Option<Charset>,
+}
+
+impl RawValues {
+    fn new(v: &View<'_>) -> RawValues {
+        let slots = v.slots();
+        let len = slots.iter().map(|s| s.map_or(0, <[u8]>::len)).sum();
+        let mut bytes = Vec::with_capacity(len);
+        let mut ends = [0; SLOTS];
+        let mut found = 0;
+        for (i, s) in slots.iter().enumerate() {
+            if let Some(s) = s {
+                bytes.extend_from_slice(s);
+                found |= 1 << i;
+            }
+            // At most SLOTS values of at most VALUE_CAP bytes each.
+            ends[i] = bytes.len() as u32;
+        }
+        RawValues {
+            bytes: bytes.into_boxed_slice(),
+            ends,
+            found,
+            part_charset: v.part_charset,
+        }
     }
 
-    fn is_empty(&self) -> bool {
-        self.id_end.is_none()
-            && self.date.is_none()
-            && self.newsgroups.is_none()
-            && self.list_id.is_none()
-            && !self.has_subject
-            && self.charset.is_none()
+    fn view(&self) -> View<'_> {
+        let slot = |i: usize| {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+            (self.found & 1 << i != 0).then(|| &self.bytes[start..self.ends[i] as usize])
+        };
+        View {
+            id: slot(0),
+            date: slot(1),
+            posted: slot(2),
+            nntp: slot(3),
+            groups: slot(4),
+            subject: slot(5),
+            from_line: slot(6),
+            list: slot(7),
+            content_type: slot(8),
+            part_charset: self.part_charset,
+        }
+    }
+}
+
+/// The values of one header block, borrowed: from a [`Values`] being read
+/// or from a [`MessageInfo`]'s [`RawValues`].
+struct View<'a> {
+    id: Option<&'a [u8]>,
+    date: Option<&'a [u8]>,
+    posted: Option<&'a [u8]>,
+    nntp: Option<&'a [u8]>,
+    groups: Option<&'a [u8]>,
+    subject: Option<&'a [u8]>,
+    from_line: Option<&'a [u8]>,
+    list: Option<&'a [u8]>,
+    content_type: Option<&'a [u8]>,
+    part_charset: Option<Charset>,
+}
+
+impl View<'_> {
+    fn slots(&self) -> [Option<&[u8]>; SLOTS] {
+        [
+            self.id,
+            self.date,
+            self.posted,
+            self.nntp,
+            self.groups,
+            self.subject,
+            self.from_line,
+            self.list,
+            self.content_type,
+        ]
+    }
+
+    /// The charset the message declares: its `Content-Type`'s, else its
+    /// first text part's.
+    fn declared_charset(&self) -> Option<Charset> {
+        self.content_type
+            .and_then(params::charset)
+            .or(self.part_charset)
+    }
+
+    /// Whether a field that always gives a value was found (as most
+    /// headers have one): the fields are then not empty, told without
+    /// decoding them.
+    fn surely_some(&self) -> bool {
+        self.id.is_some() || self.subject.is_some() || self.groups.is_some()
+    }
+
+    fn decode(&self) -> Decoded {
+        let date = || {
+            let header = |v: Option<&[u8]>, s| v.and_then(Timestamp::parse_header).map(|t| (t, s));
+            header(self.date, DateSource::Date)
+                .or_else(|| header(self.posted, DateSource::Posted))
+                .or_else(|| header(self.nntp, DateSource::NntpPostingDate))
+                .or_else(|| {
+                    let t = Timestamp::parse_from_line(self.from_line?)?;
+                    Some((t, DateSource::FromLine))
+                })
+        };
+        let id = self.id.map(String::from_utf8_lossy);
+        let subject = self
+            .subject
+            .map(|v| decode_value(trim(v), &|| self.declared_charset()));
+        let len = id.as_ref().map_or(0, |i| i.len()) + subject.as_ref().map_or(0, |s| s.len());
+        let mut text = Vec::with_capacity(len);
+        text.extend_from_slice(id.as_deref().unwrap_or_default().as_bytes());
+        text.extend_from_slice(subject.as_deref().unwrap_or_default());
+        Decoded {
+            text: text.into_boxed_slice(),
+            id_end: id.as_ref().map(|i| i.len()),
+            has_subject: subject.is_some(),
+            date: date(),
+            charset: self.declared_charset(),
+            newsgroups: self.groups.map(|v| {
+                let groups = || v.split(|&b| b == b',').map(trim).filter(|g| !g.is_empty());
+                // Sized first: the list is boxed without moving it again.
+                let mut list = Vec::with_capacity(groups().count());
+                list.extend(groups().map(|g| String::from_utf8_lossy(g).into()));
+                list.into_boxed_slice()
+            }),
+            list_id: self.list.and_then(|v| {
+                // `phrase <label.namespace>`: the label between the brackets.
+                let v = trim(v);
+                let inner = memchr(b'<', v)
+                    .and_then(|s| memchr(b'>', &v[s..]).map(|e| trim(&v[s + 1..s + e])))
+                    .unwrap_or(v);
+                (!inner.is_empty()).then(|| String::from_utf8_lossy(inner).into())
+            }),
+        }
     }
 }
 
@@ -340,6 +532,22 @@ impl Collector {
         set
     };
 
+    /// Whether a line starting with `first` and then `second` (`None`
+    /// when not known yet) may be one that matters to an idle collector
+    /// (see [`Collector::FIRST`]): a wanted field's name starts so, or it
+    /// may be an empty line. Lets a header walk pass over the other lines
+    /// that share a first letter (`MIME-Version:`, `Sender:`).
+    pub fn may_start(first: u8, second: Option<u8>) -> bool {
+        let Some(second) = second else {
+            return true;
+        };
+        match (first | 0x20, second | 0x20) {
+            (b'd', b'a') | (b'p', b'o') | (b's', b'u') | (b'l', b'i') | (b'm', b'e') => true,
+            (b'n', b'e' | b'n') | (b'c', b'o') => true,
+            (f, _) => !f.is_ascii_lowercase(),
+        }
+    }
+
     /// Whether it reads `List-Id:` (its first letters then matter).
     pub fn reads_list(&self) -> bool {
         self.fields.contains(Fields::LIST_ID)
@@ -385,28 +593,29 @@ impl Collector {
         self.id_folding = false;
         self.last = None;
         // Only these names are read (most lines of a header are others,
-        // let go without looking for their colon).
-        if !line
-            .first()
-            .is_some_and(|b| Collector::FIRST_LIST[2..].contains(b))
-        {
-            return;
-        }
-        let Some(colon) = memchr(b':', line) else {
+        // let go at their first letter). A name is the bytes before the
+        // line's first colon, so a wanted one is the line's start followed
+        // by a colon (no wanted name holds one).
+        let named = |name: &[u8], slot| {
+            let n = name.len();
+            (line.get(n) == Some(&b':') && line[..n].eq_ignore_ascii_case(name))
+                .then_some((slot, n))
+        };
+        let slot = match line.first().map(|b| b | 0x20) {
+            Some(b'd') => named(b"date", Slot::Date),
+            Some(b'p') => named(b"posted", Slot::Posted),
+            Some(b's') => named(b"subject", Slot::Subject),
+            Some(b'l') => named(b"list-id", Slot::List),
+            Some(b'm') => named(b"message-id", Slot::Id),
+            Some(b'n') => named(b"newsgroups", Slot::Groups)
+                .or_else(|| named(b"nntp-posting-date", Slot::Nntp)),
+            Some(b'c') => named(b"content-type", Slot::ContentType),
+            _ => None,
+        };
+        let Some((slot, colon)) = slot else {
             return;
         };
-        let (name, value) = (&line[..colon], &line[colon + 1..]);
-        let slot = match name.len() {
-            4 if name.eq_ignore_ascii_case(b"date") => Slot::Date,
-            6 if name.eq_ignore_ascii_case(b"posted") => Slot::Posted,
-            7 if name.eq_ignore_ascii_case(b"subject") => Slot::Subject,
-            7 if name.eq_ignore_ascii_case(b"list-id") => Slot::List,
-            10 if name.eq_ignore_ascii_case(b"message-id") => Slot::Id,
-            10 if name.eq_ignore_ascii_case(b"newsgroups") => Slot::Groups,
-            12 if name.eq_ignore_ascii_case(b"content-type") => Slot::ContentType,
-            17 if name.eq_ignore_ascii_case(b"nntp-posting-date") => Slot::Nntp,
-            _ => return,
-        };
+        let value = &line[colon + 1..];
         let (want, target) = match slot {
             Slot::Id => (Fields::MESSAGE_ID, &mut self.v.id),
             Slot::Date => (Fields::DATE, &mut self.v.date),
@@ -496,65 +705,37 @@ impl Collector {
 }
 
 impl Values {
-    /// What was read, `None` when nothing.
+    /// What was read, `None` when nothing: kept as read, decoded when a
+    /// field is asked for (see [`MessageInfo`]).
     pub fn info(&self) -> Option<Arc<MessageInfo>> {
-        let date = || {
-            let header = |v: &Option<Vec<u8>>, s| {
-                v.as_deref()
-                    .and_then(Timestamp::parse_header)
-                    .map(|t| (t, s))
-            };
-            header(&self.date, DateSource::Date)
-                .or_else(|| header(&self.posted, DateSource::Posted))
-                .or_else(|| header(&self.nntp, DateSource::NntpPostingDate))
-                .or_else(|| {
-                    let t = Timestamp::parse_from_line(self.from_line.as_deref()?)?;
-                    Some((t, DateSource::FromLine))
-                })
-        };
-        let id = self.id.as_deref().map(String::from_utf8_lossy);
-        let subject = self
-            .subject
-            .as_deref()
-            .map(|v| decode_value(trim(v), &|| self.declared_charset()));
-        let len = id.as_ref().map_or(0, |i| i.len()) + subject.as_ref().map_or(0, |s| s.len());
-        let mut text = Vec::with_capacity(len);
-        text.extend_from_slice(id.as_deref().unwrap_or_default().as_bytes());
-        text.extend_from_slice(subject.as_deref().unwrap_or_default());
-        let info = MessageInfo {
-            text: text.into_boxed_slice(),
-            id_end: id.as_ref().map(|i| i.len()),
-            has_subject: subject.is_some(),
-            date: date(),
-            charset: self.declared_charset(),
-            newsgroups: self.groups.as_deref().map(|v| {
-                let groups = || v.split(|&b| b == b',').map(trim).filter(|g| !g.is_empty());
-                // Sized first: the list is boxed without moving it again.
-                let mut list = Vec::with_capacity(groups().count());
-                list.extend(groups().map(|g| String::from_utf8_lossy(g).into()));
-                list.into_boxed_slice()
-            }),
-            list_id: self.list.as_deref().and_then(|v| {
-                // `phrase <label.namespace>`: the label between the brackets.
-                let v = trim(v);
-                let inner = memchr(b'<', v)
-                    .and_then(|s| memchr(b'>', &v[s..]).map(|e| trim(&v[s + 1..s + e])))
-                    .unwrap_or(v);
-                (!inner.is_empty()).then(|| String::from_utf8_lossy(inner).into())
-            }),
-        };
-        (!info.is_empty()).then(|| Arc::new(info))
+        let view = self.view();
+        let decoded = OnceLock::new();
+        if !view.surely_some() {
+            let d = view.decode();
+            if d.is_empty() {
+                return None;
+            }
+            let _ = decoded.set(Box::new(d));
+        }
+        Some(Arc::new(MessageInfo {
+            raw: RawValues::new(&view),
+            decoded,
+        }))
     }
-}
 
-impl Values {
-    /// The charset the message declares: its `Content-Type`'s, else its
-    /// first text part's.
-    fn declared_charset(&self) -> Option<Charset> {
-        self.content_type
-            .as_deref()
-            .and_then(params::charset)
-            .or(self.part_charset)
+    fn view(&self) -> View<'_> {
+        View {
+            id: self.id.as_deref(),
+            date: self.date.as_deref(),
+            posted: self.posted.as_deref(),
+            nntp: self.nntp.as_deref(),
+            groups: self.groups.as_deref(),
+            subject: self.subject.as_deref(),
+            from_line: self.from_line.as_deref(),
+            list: self.list.as_deref(),
+            content_type: self.content_type.as_deref(),
+            part_charset: self.part_charset,
+        }
     }
 }
 

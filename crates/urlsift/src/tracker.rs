@@ -300,12 +300,14 @@ impl MessageTracker {
     }
 
     /// The first line start from the line start `data[i]` whose first
-    /// byte is in `first`.
+    /// byte is in `first` and whose first two may start a wanted field
+    /// ([`Collector::may_start`]), or an empty line.
     fn next_wanted<const N: usize>(data: &[u8], i: usize, first: [u8; N]) -> Option<usize> {
-        if first.contains(&data[i]) {
+        let wanted = |s: usize| Collector::may_start(data[s], data.get(s + 1).copied());
+        if first.contains(&data[i]) && wanted(i) {
             return Some(i);
         }
-        next_line_start_in(data, i, first, |_| true)
+        next_line_start_in(data, i, first, wanted)
     }
 
     /// Reads the line at `data[s]` through [`MessageTracker::whole_line`].
