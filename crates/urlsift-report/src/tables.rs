@@ -3,6 +3,7 @@
 //! `graph.gexf` and `graph.graphml`. Every order is a sort on the values,
 //! so the same rows give the same bytes however they were counted.
 
+use std::cell::OnceCell;
 use std::fmt;
 use std::io::{self, Write as _};
 use std::path::Path;
@@ -102,6 +103,17 @@ fn ts(t: Option<i64>) -> Option<Timestamp> {
     t.map(Timestamp::from_unix_seconds)
 }
 
+/// The place of each of `n` distinct names in their sorted order.
+fn rank<'a>(n: usize, name: impl Fn(usize) -> &'a str) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_unstable_by(|&a, &b| name(a as usize).cmp(name(b as usize)));
+    let mut place = vec![0; n];
+    for (i, &k) in order.iter().enumerate() {
+        place[k as usize] = i as u32;
+    }
+    place
+}
+
 impl Tables {
     /// The tables of `d`.
     pub fn new(d: &Derivatives) -> Tables {
@@ -117,7 +129,9 @@ impl Tables {
             })
             .collect();
         let pk = |p: Option<(u32, u32)>| p.map_or((u32::MAX, 0), |x| x);
-        timeline.sort_by(|a, b| (pk(a.period), &a.scheme).cmp(&(pk(b.period), &b.scheme)));
+        // (Every sort key below is unique, or its equals are summed: an
+        // unstable sort gives the one order.)
+        timeline.sort_unstable_by(|a, b| (pk(a.period), &a.scheme).cmp(&(pk(b.period), &b.scheme)));
         let mut hosts = vec![0u64; d.domains.len()];
         for &dom in d.hosts.values() {
             hosts[dom as usize] += 1;
@@ -143,31 +157,47 @@ impl Tables {
                     .unwrap_or_default(),
             })
             .collect();
-        domains.sort_by(|a, b| b.urls.cmp(&a.urls).then_with(|| a.domain.cmp(&b.domain)));
+        domains.sort_unstable_by(|a, b| b.urls.cmp(&a.urls).then_with(|| a.domain.cmp(&b.domain)));
+        // Each domain's and group's place in the order of names: the rows
+        // below are sorted on these numbers, their names copied once.
+        let domain_rank = rank(d.domains.len(), |i| &d.domains[i].0);
+        let group_rank = rank(d.groups.len(), |i| &d.groups[i]);
         let yk = |y: Option<u32>| y.unwrap_or(u32::MAX);
-        let mut by_year: Vec<(Option<u32>, String, u64)> = d
+        // By year and domain index, summed where a key repeats (the
+        // accumulator keeps years; a month would sum here).
+        let mut sums: Vec<(u32, u32, u64)> = d
             .by_year
             .iter()
-            .map(|(&(p, dom), &n)| (p.year(), d.domains[dom as usize].0.to_string(), n))
+            .map(|(&(p, dom), &n)| (yk(p.year()), dom, n))
             .collect();
-        // Months apart in the accumulator: summed here by year.
-        by_year.sort_by(|a, b| (yk(a.0), &a.1).cmp(&(yk(b.0), &b.1)));
-        by_year.dedup_by(|b, a| {
-            let same = a.0 == b.0 && a.1 == b.1;
+        sums.sort_unstable_by_key(|&(y, dom, _)| (y, dom));
+        sums.dedup_by(|b, a| {
+            let same = (a.0, a.1) == (b.0, b.1);
             if same {
                 a.2 += b.2;
             }
             same
         });
-        by_year.sort_by(|a, b| {
-            yk(a.0)
-                .cmp(&yk(b.0))
-                .then(b.2.cmp(&a.2))
-                .then_with(|| a.1.cmp(&b.1))
+        sums.sort_unstable_by_key(|&(y, dom, n)| {
+            (y, std::cmp::Reverse(n), domain_rank[dom as usize])
         });
-        let mut groups: Vec<GroupRow> = d
-            .edges
-            .iter()
+        let by_year = sums
+            .into_iter()
+            .map(|(y, dom, n)| {
+                let year = (y != u32::MAX).then_some(y);
+                (year, d.domains[dom as usize].0.to_string(), n)
+            })
+            .collect();
+        let mut edges: Vec<_> = d.edges.iter().collect();
+        edges.sort_unstable_by_key(|&(&(g, dom), e)| {
+            (
+                group_rank[g as usize],
+                std::cmp::Reverse(e.urls),
+                domain_rank[dom as usize],
+            )
+        });
+        let groups = edges
+            .into_iter()
             .map(|(&(g, dom), e)| GroupRow {
                 group: d.groups[g as usize].to_string(),
                 domain: d.domains[dom as usize].0.to_string(),
@@ -177,12 +207,6 @@ impl Tables {
                 years: e.years.clone(),
             })
             .collect();
-        groups.sort_by(|a, b| {
-            a.group
-                .cmp(&b.group)
-                .then(b.urls.cmp(&a.urls))
-                .then_with(|| a.domain.cmp(&b.domain))
-        });
         Tables {
             timeline,
             domains,
@@ -213,12 +237,20 @@ impl Tables {
     fn timeline_csv_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
         s.write_str("year,month,scheme,urls,distinct_urls,messages\n")?;
         for r in &self.timeline {
-            match r.period {
-                Some((y, m)) => write!(s, "{y},{m},")?,
-                None => s.write_str(",,")?,
+            if let Some((y, m)) = r.period {
+                int(s, y)?;
+                s.write_char(',')?;
+                int(s, m)?;
+            } else {
+                s.write_char(',')?;
             }
+            s.write_char(',')?;
             csv_field(s, &r.scheme)?;
-            writeln!(s, ",{},{},{}", r.urls, r.distinct_urls, r.messages)?;
+            for n in [r.urls, r.distinct_urls, r.messages] {
+                s.write_char(',')?;
+                int(s, n)?;
+            }
+            s.write_char('\n')?;
         }
         Ok(())
     }
@@ -232,7 +264,11 @@ impl Tables {
         s.write_str("domain,urls,distinct_urls,hosts,first_date,last_date,first_url\n")?;
         for r in &self.domains {
             csv_field(s, &r.domain)?;
-            write!(s, ",{},{},{},", r.urls, r.distinct_urls, r.hosts)?;
+            for n in [r.urls, r.distinct_urls, r.hosts] {
+                s.write_char(',')?;
+                int(s, n)?;
+            }
+            s.write_char(',')?;
             date(s, r.first_date)?;
             s.write_char(',')?;
             date(s, r.last_date)?;
@@ -252,11 +288,13 @@ impl Tables {
         s.write_str("year,domain,urls\n")?;
         for (y, d, n) in &self.by_year {
             if let Some(y) = y {
-                write!(s, "{y}")?;
+                int(s, *y)?;
             }
             s.write_char(',')?;
             csv_field(s, d)?;
-            writeln!(s, ",{n}")?;
+            s.write_char(',')?;
+            int(s, *n)?;
+            s.write_char('\n')?;
         }
         Ok(())
     }
@@ -272,7 +310,9 @@ impl Tables {
             csv_field(s, &r.group)?;
             s.write_char(',')?;
             csv_field(s, &r.domain)?;
-            write!(s, ",{},", r.urls)?;
+            s.write_char(',')?;
+            int(s, r.urls)?;
+            s.write_char(',')?;
             date(s, r.first_date)?;
             s.write_char(',')?;
             date(s, r.last_date)?;
@@ -283,25 +323,25 @@ impl Tables {
 
     /// The nodes of the graph: groups then domains, each sorted, with the
     /// years of their edges.
-    fn nodes(&self) -> (Vec<Node<'_>>, Vec<Node<'_>>) {
-        use std::collections::BTreeMap;
-        let mut g: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-        let mut d: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-        for r in &self.groups {
-            g.entry(&r.group).or_default().extend(&r.years);
-            d.entry(&r.domain).or_default().extend(&r.years);
-        }
-        (done(g), done(d))
+    fn nodes(&self) -> Nodes<'_> {
+        // The rows are sorted by group already; sorted by domain, each
+        // node's rows are one run.
+        let mut by_domain: Vec<&GroupRow> = self.groups.iter().collect();
+        by_domain.sort_unstable_by(|a, b| a.domain.cmp(&b.domain));
+        (
+            nodes_of(self.groups.iter(), |r| &r.group),
+            nodes_of(by_domain.into_iter(), |r| &r.domain),
+        )
     }
 
     /// `graph.gexf`: groups and domains as nodes, one edge per group and
     /// domain weighted by URLs, the years as spells (Gephi's timeline).
     pub fn gexf(&self) -> String {
-        text(|s| self.gexf_to(s))
+        text(|s| self.gexf_to(s, &self.nodes()))
     }
 
-    fn gexf_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
-        let (groups, domains) = self.nodes();
+    fn gexf_to(&self, s: &mut impl fmt::Write, nodes: &Nodes<'_>) -> fmt::Result {
+        let (groups, domains) = nodes;
         s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<gexf xmlns=\"http://gexf.net/1.3\" version=\"1.3\">\n",
@@ -316,35 +356,46 @@ impl Tables {
                 return Ok(());
             }
             s.write_str("<spells>")?;
-            for y in years {
-                write!(s, "<spell start=\"{y}-01-01\" end=\"{y}-12-31\"/>")?;
+            for &y in years {
+                s.write_str("<spell start=\"")?;
+                int(s, y)?;
+                s.write_str("-01-01\" end=\"")?;
+                int(s, y)?;
+                s.write_str("-12-31\"/>")?;
             }
             s.write_str("</spells>")
         }
-        for (kind, list) in [("group", &groups), ("domain", &domains)] {
+        for (kind, list) in [("group", groups), ("domain", domains)] {
             for (name, years) in list.iter() {
                 s.write_str("      <node id=\"")?;
                 node_id(s, kind, name)?;
                 s.write_str("\" label=\"")?;
                 xml(s, name)?;
-                write!(
-                    s,
-                    "\"><attvalues><attvalue for=\"kind\" value=\"{kind}\"/></attvalues>"
-                )?;
+                s.write_str("\"><attvalues><attvalue for=\"kind\" value=\"")?;
+                s.write_str(kind)?;
+                s.write_str("\"/></attvalues>")?;
                 spells(s, years)?;
                 s.write_str("</node>\n")?;
             }
         }
         s.write_str("    </nodes>\n    <edges>\n")?;
         for (i, r) in self.groups.iter().enumerate() {
-            write!(s, "      <edge id=\"{i}\" source=\"")?;
+            s.write_str("      <edge id=\"")?;
+            int(s, i)?;
+            s.write_str("\" source=\"")?;
             node_id(s, "group", &r.group)?;
             s.write_str("\" target=\"")?;
             node_id(s, "domain", &r.domain)?;
-            write!(s, "\" weight=\"{}\"><attvalues>", r.urls)?;
+            s.write_str("\" weight=\"")?;
+            int(s, r.urls)?;
+            s.write_str("\"><attvalues>")?;
             for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
                 if let Some(v) = v {
-                    write!(s, "<attvalue for=\"{k}\" value=\"{v}\"/>")?;
+                    s.write_str("<attvalue for=\"")?;
+                    s.write_str(k)?;
+                    s.write_str("\" value=\"")?;
+                    date(s, Some(v))?;
+                    s.write_str("\"/>")?;
                 }
             }
             s.write_str("</attvalues>")?;
@@ -356,11 +407,11 @@ impl Tables {
 
     /// `graph.graphml`: the same graph, for tools that read GraphML.
     pub fn graphml(&self) -> String {
-        text(|s| self.graphml_to(s))
+        text(|s| self.graphml_to(s, &self.nodes()))
     }
 
-    fn graphml_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
-        let (groups, domains) = self.nodes();
+    fn graphml_to(&self, s: &mut impl fmt::Write, nodes: &Nodes<'_>) -> fmt::Result {
+        let (groups, domains) = nodes;
         s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n",
@@ -371,24 +422,34 @@ impl Tables {
             "  <key id=\"last_date\" for=\"edge\" attr.name=\"last_date\" attr.type=\"string\"/>\n",
             "  <graph id=\"urlsift\" edgedefault=\"directed\">\n"
         ))?;
-        for (kind, list) in [("group", &groups), ("domain", &domains)] {
+        for (kind, list) in [("group", groups), ("domain", domains)] {
             for (name, _) in list.iter() {
                 s.write_str("    <node id=\"")?;
                 node_id(s, kind, name)?;
                 s.write_str("\"><data key=\"label\">")?;
                 xml(s, name)?;
-                writeln!(s, "</data><data key=\"kind\">{kind}</data></node>")?;
+                s.write_str("</data><data key=\"kind\">")?;
+                s.write_str(kind)?;
+                s.write_str("</data></node>\n")?;
             }
         }
         for (i, r) in self.groups.iter().enumerate() {
-            write!(s, "    <edge id=\"e{i}\" source=\"")?;
+            s.write_str("    <edge id=\"e")?;
+            int(s, i)?;
+            s.write_str("\" source=\"")?;
             node_id(s, "group", &r.group)?;
             s.write_str("\" target=\"")?;
             node_id(s, "domain", &r.domain)?;
-            write!(s, "\"><data key=\"weight\">{}</data>", r.urls)?;
+            s.write_str("\"><data key=\"weight\">")?;
+            int(s, r.urls)?;
+            s.write_str("</data>")?;
             for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
                 if let Some(v) = v {
-                    write!(s, "<data key=\"{k}\">{v}</data>")?;
+                    s.write_str("<data key=\"")?;
+                    s.write_str(k)?;
+                    s.write_str("\">")?;
+                    date(s, Some(v))?;
+                    s.write_str("</data>")?;
                 }
             }
             s.write_str("</edge>\n")?;
@@ -408,14 +469,19 @@ impl Tables {
     ];
 
     /// Writes the file `name` (one of [`Tables::NAMES`]) to `s`.
-    fn file_to(&self, name: &str, s: &mut impl fmt::Write) -> fmt::Result {
+    fn file_to<'a>(
+        &'a self,
+        name: &str,
+        s: &mut impl fmt::Write,
+        nodes: &OnceCell<Nodes<'a>>,
+    ) -> fmt::Result {
         match name {
             "timeline.csv" => self.timeline_csv_to(s),
             "domains.csv" => self.domains_csv_to(s),
             "domains-by-year.csv" => self.by_year_csv_to(s),
             "groups.csv" => self.groups_csv_to(s),
-            "graph.gexf" => self.gexf_to(s),
-            "graph.graphml" => self.graphml_to(s),
+            "graph.gexf" => self.gexf_to(s, nodes.get_or_init(|| self.nodes())),
+            "graph.graphml" => self.graphml_to(s, nodes.get_or_init(|| self.nodes())),
             "index.html" => s.write_str(&crate::page::render(self)),
             _ => Ok(()),
         }
@@ -424,7 +490,7 @@ impl Tables {
     /// The contents of the file `name` (one of [`Tables::NAMES`]; another
     /// name gives an empty text).
     pub fn file(&self, name: &str) -> String {
-        text(|s| self.file_to(name, s))
+        text(|s| self.file_to(name, s, &OnceCell::new()))
     }
 
     /// The files' names and contents, in the order written.
@@ -437,12 +503,15 @@ impl Tables {
     /// large archive run to tens of megabytes).
     pub fn write(&self, dir: &Path) -> io::Result<()> {
         std::fs::create_dir_all(dir)?;
+        // The graph's nodes, made once for both graph files.
+        let nodes = OnceCell::new();
         for name in Self::NAMES {
             let mut out = Stream {
-                to: io::BufWriter::new(std::fs::File::create(dir.join(name))?),
+                // (Large writes: the graphs run to tens of megabytes.)
+                to: io::BufWriter::with_capacity(1 << 16, std::fs::File::create(dir.join(name))?),
                 error: None,
             };
-            if self.file_to(name, &mut out).is_err() {
+            if self.file_to(name, &mut out, &nodes).is_err() {
                 return Err(out
                     .error
                     .unwrap_or_else(|| io::Error::other("formatting failed")));
@@ -480,22 +549,40 @@ impl<W: io::Write> fmt::Write for Stream<W> {
 /// A node of the graph and its years.
 type Node<'a> = (&'a str, Vec<u32>);
 
-/// Nodes with their years sorted, once each.
-fn done(m: std::collections::BTreeMap<&str, Vec<u32>>) -> Vec<Node<'_>> {
-    m.into_iter()
-        .map(|(k, mut v)| {
-            v.sort_unstable();
-            v.dedup();
-            (k, v)
-        })
-        .collect()
+/// The graph's group nodes and domain nodes.
+type Nodes<'a> = (Vec<Node<'a>>, Vec<Node<'a>>);
+
+/// The nodes of `rows`, which come sorted by `name`: one per run of rows
+/// of one name, with the years of its rows sorted, once each.
+fn nodes_of<'a>(
+    rows: impl Iterator<Item = &'a GroupRow>,
+    name: impl Fn(&'a GroupRow) -> &'a str,
+) -> Vec<Node<'a>> {
+    let mut out: Vec<Node<'a>> = Vec::new();
+    for r in rows {
+        let n = name(r);
+        match out.last_mut() {
+            Some((last, years)) if *last == n => years.extend(&r.years),
+            _ => out.push((n, r.years.clone())),
+        }
+    }
+    for (_, years) in &mut out {
+        years.sort_unstable();
+        years.dedup();
+    }
+    out
+}
+
+/// An integer in decimal, without the formatting machinery (tens of
+/// thousands of them a graph).
+fn int(s: &mut impl fmt::Write, v: impl itoa::Integer) -> fmt::Result {
+    s.write_str(itoa::Buffer::new().format(v))
 }
 
 /// A node's id: its kind and name (a group and a domain may share a name),
 /// escaped for XML.
 fn node_id(s: &mut impl fmt::Write, kind: &str, name: &str) -> fmt::Result {
-    s.write_str(&kind[..1])?;
-    s.write_char(':')?;
+    s.write_str(if kind == "group" { "g:" } else { "d:" })?;
     xml(s, name)
 }
 
@@ -519,23 +606,39 @@ pub(crate) fn csv_field(s: &mut impl fmt::Write, v: &str) -> fmt::Result {
 }
 
 /// Text escaped for XML and HTML (attribute values too); characters XML
-/// 1.0 forbids (controls) become U+FFFD.
+/// 1.0 forbids (controls, U+FFFE and U+FFFF) become U+FFFD. The runs
+/// between the bytes that need a look are written whole.
 pub(crate) fn xml(s: &mut impl fmt::Write, v: &str) -> fmt::Result {
-    for c in v.chars() {
-        match c {
-            '&' => s.write_str("&amp;")?,
-            '<' => s.write_str("&lt;")?,
-            '>' => s.write_str("&gt;")?,
-            '"' => s.write_str("&quot;")?,
-            '\'' => s.write_str("&#39;")?,
-            '\t' | '\n' | '\r' => s.write_char(c)?,
-            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => {
-                s.write_char('\u{fffd}')?
+    let b = v.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let (with, len) = match b[i] {
+            b'&' => ("&amp;", 1),
+            b'<' => ("&lt;", 1),
+            b'>' => ("&gt;", 1),
+            b'"' => ("&quot;", 1),
+            b'\'' => ("&#39;", 1),
+            b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                continue;
             }
-            c => s.write_char(c)?,
-        }
+            c if c < 0x20 || c == 0x7f => ("\u{fffd}", 1),
+            // U+FFFE and U+FFFF, in UTF-8.
+            0xef if matches!(b[i + 1..], [0xbf, 0xbe | 0xbf, ..]) => ("\u{fffd}", 3),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        // (`i` and `run` are at character boundaries: every byte matched
+        // above starts a character.)
+        s.write_str(&v[run..i])?;
+        s.write_str(with)?;
+        i += len;
+        run = i;
     }
-    Ok(())
+    s.write_str(&v[run..])
 }
 
 #[cfg(test)]

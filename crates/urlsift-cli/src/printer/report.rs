@@ -54,17 +54,26 @@ pub fn count(into: &mut Option<Box<Derivatives>>, found: Option<Box<Found>>) {
     let d = into.get_or_insert_with(Box::default);
     let mut groups = Vec::new();
     let mut start = 0;
+    // The message of the row before, and what was read of it: the URLs of
+    // a message come one after the other, so its key (a hash of its
+    // `Message-ID`), date and groups are read once a message.
+    let mut last: Option<(*const MessageInfo, u64)> = None;
+    let (mut date, mut message) = (None, 0);
     for (end, info, input) in &found.rows {
         let url = &found.text[start..*end];
         start = *end;
         let info = info.as_deref();
-        let date = info.and_then(MessageInfo::date).map(|d| d.0);
-        groups_of(
-            info.and_then(MessageInfo::newsgroups),
-            info.and_then(MessageInfo::list_id),
-            &mut groups,
-        );
-        let message = message_key(*input, info.and_then(MessageInfo::message_id), date);
+        let this = (info.map_or(std::ptr::null(), std::ptr::from_ref), *input);
+        if last != Some(this) {
+            last = Some(this);
+            date = info.and_then(MessageInfo::date).map(|d| d.0);
+            groups_of(
+                info.and_then(MessageInfo::newsgroups),
+                info.and_then(MessageInfo::list_id),
+                &mut groups,
+            );
+            message = message_key(*input, info.and_then(MessageInfo::message_id), date);
+        }
         d.add(&Row {
             url,
             date,
