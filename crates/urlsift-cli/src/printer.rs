@@ -224,7 +224,7 @@ fn json_message(out: &mut Vec<u8>, info: Option<&MessageInfo>) {
     match info.and_then(MessageInfo::date) {
         Some((t, source)) => {
             out.push(b'"');
-            let _ = write!(out, "{t}");
+            out.extend_from_slice(t.rfc3339().as_str().as_bytes());
             out.extend_from_slice(b"\",\"date_source\":\"");
             out.extend_from_slice(source.as_str().as_bytes());
             out.push(b'"');
@@ -526,9 +526,7 @@ impl Printer {
         let out = &mut recs.body;
         if self.fields.contains(Fields::DATE) {
             match info.and_then(MessageInfo::date) {
-                Some((t, _)) => {
-                    let _ = write!(out, "{t}");
-                }
+                Some((t, _)) => out.extend_from_slice(t.rfc3339().as_str().as_bytes()),
                 None => out.push(b'-'),
             }
             out.push(b'\t');

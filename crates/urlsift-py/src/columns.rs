@@ -593,7 +593,6 @@ fn json_int(out: &mut Vec<u8>, n: u64) {
 /// writer writes for the typed row, so the JSON output needs no row
 /// conversion in the JVM).
 pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
-    use std::io::Write;
     let row = Row::new(r);
     out.push(b'{');
     for (k, col) in columns(unwrap, false).enumerate() {
@@ -620,7 +619,9 @@ pub fn json_line(r: &Record, unwrap: bool, out: &mut Vec<u8>) {
             },
             // RFC 3339: nothing in it is escaped.
             Value::Time(Some(t)) => {
-                let _ = write!(out, "\"{t}\"");
+                out.push(b'"');
+                out.extend_from_slice(t.rfc3339().as_str().as_bytes());
+                out.push(b'"');
             }
             Value::Spans(spans) => {
                 out.push(b'[');

@@ -122,7 +122,7 @@ impl Tables {
             .iter()
             .map(|(&(p, s), c)| TimelineRow {
                 period: p.year_month(),
-                scheme: d.schemes[s as usize].to_string(),
+                scheme: String::from(&*d.schemes[s as usize]),
                 urls: c.urls,
                 distinct_urls: c.distinct,
                 messages: c.messages.len() as u64,
@@ -141,7 +141,7 @@ impl Tables {
             .iter()
             .enumerate()
             .map(|(i, (name, c))| DomainRow {
-                domain: name.to_string(),
+                domain: String::from(&**name),
                 urls: c.urls,
                 distinct_urls: c.distinct,
                 hosts: hosts[i],
@@ -153,7 +153,7 @@ impl Tables {
                 first_url: c
                     .first
                     .as_ref()
-                    .map(|f| f.1.to_string())
+                    .map(|f| String::from(&*f.1))
                     .unwrap_or_default(),
             })
             .collect();
@@ -185,7 +185,7 @@ impl Tables {
             .into_iter()
             .map(|(y, dom, n)| {
                 let year = (y != u32::MAX).then_some(y);
-                (year, d.domains[dom as usize].0.to_string(), n)
+                (year, String::from(&*d.domains[dom as usize].0), n)
             })
             .collect();
         let mut edges: Vec<_> = d.edges.iter().collect();
@@ -199,8 +199,10 @@ impl Tables {
         let groups = edges
             .into_iter()
             .map(|(&(g, dom), e)| GroupRow {
-                group: d.groups[g as usize].to_string(),
-                domain: d.domains[dom as usize].0.to_string(),
+                // (`String::from`: a `Box<str>`'s `to_string` goes through
+                // `Display`.)
+                group: String::from(&*d.groups[g as usize]),
+                domain: String::from(&*d.domains[dom as usize].0),
                 urls: e.urls,
                 first_date: ts(e.first),
                 last_date: ts(e.last),
@@ -215,7 +217,7 @@ impl Tables {
             earliest: d
                 .earliest
                 .iter()
-                .map(|(t, u)| (Timestamp::from_unix_seconds(*t), u.to_string()))
+                .map(|(t, u)| (Timestamp::from_unix_seconds(*t), String::from(&**u)))
                 .collect(),
             totals: Totals {
                 files: d.inputs.len() as u64,
@@ -588,7 +590,7 @@ fn node_id(s: &mut impl fmt::Write, kind: &str, name: &str) -> fmt::Result {
 
 fn date(s: &mut impl fmt::Write, t: Option<Timestamp>) -> fmt::Result {
     match t {
-        Some(t) => write!(s, "{t}"),
+        Some(t) => s.write_str(t.rfc3339().as_str()),
         None => Ok(()),
     }
 }

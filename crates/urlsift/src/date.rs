@@ -229,39 +229,104 @@ impl std::str::FromStr for Timestamp {
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rfc3339().as_str())
+    }
+}
+
+impl Timestamp {
+    /// The instant in RFC 3339 form, UTC (`1994-12-31T23:59:59Z`), as
+    /// [`Display`](fmt::Display) writes it: a value on the stack, for
+    /// writers of many dates (a date a row), without the formatting
+    /// machinery.
+    ///
+    /// ```
+    /// use urlsift::Timestamp;
+    /// let t = Timestamp::from_unix_seconds(788_918_399);
+    /// assert_eq!(t.rfc3339().as_str(), "1994-12-31T23:59:59Z");
+    /// assert_eq!(t.rfc3339().as_str(), t.to_string());
+    /// ```
+    pub fn rfc3339(self) -> Rfc3339 {
         let days = self.0.div_euclid(86_400);
-        let secs = self.0.rem_euclid(86_400);
+        let secs = self.0.rem_euclid(86_400) as u32;
         let (y, m, d) = civil_from_days(days);
+        let mut out = Rfc3339 {
+            buf: [0; Rfc3339::CAP],
+            len: 0,
+        };
         if (0..=9999).contains(&y) {
-            // Written out by hand: a date per message of a search's output,
-            // where the formatting machinery cost more than the rest.
+            // The common case written out by hand.
             let two = |b: &mut [u8], v: u32| {
                 b[0] = b'0' + (v / 10) as u8;
                 b[1] = b'0' + (v % 10) as u8;
             };
-            let mut b = *b"0000-00-00T00:00:00Z";
+            let b = &mut out.buf;
+            b[..20].copy_from_slice(b"0000-00-00T00:00:00Z");
             let y = y as u32;
             two(&mut b[0..2], y / 100);
             two(&mut b[2..4], y % 100);
             two(&mut b[5..7], m);
             two(&mut b[8..10], d);
-            let secs = secs as u32;
             two(&mut b[11..13], secs / 3600);
             two(&mut b[14..16], secs / 60 % 60);
             two(&mut b[17..19], secs % 60);
-            // Digits and punctuation: ASCII.
-            return f.write_str(std::str::from_utf8(&b).unwrap_or_default());
+            out.len = 20;
+        } else {
+            use fmt::Write as _;
+            // At most 29 bytes: a year of i64 seconds has 12 digits.
+            let _ = write!(
+                out,
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+                y,
+                m,
+                d,
+                secs / 3600,
+                secs / 60 % 60,
+                secs % 60
+            );
         }
-        write!(
-            f,
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-            y,
-            m,
-            d,
-            secs / 3600,
-            secs / 60 % 60,
-            secs % 60
-        )
+        out
+    }
+}
+
+/// A [`Timestamp`] in RFC 3339 form: [`Timestamp::rfc3339`].
+#[derive(Clone, Copy)]
+pub struct Rfc3339 {
+    buf: [u8; Rfc3339::CAP],
+    len: u8,
+}
+
+impl Rfc3339 {
+    const CAP: usize = 32;
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Written only from ASCII digits and punctuation.
+        std::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl fmt::Write for Rfc3339 {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let at = usize::from(self.len);
+        let end = at + s.len();
+        if end > Rfc3339::CAP {
+            return Err(fmt::Error);
+        }
+        self.buf[at..end].copy_from_slice(s.as_bytes());
+        self.len = end as u8;
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Rfc3339 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Rfc3339 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -1081,6 +1146,27 @@ impl Cursor<'_> {
 mod tests {
     use super::*;
     use proptest::strategy::Strategy;
+
+    #[test]
+    fn rfc3339_of_any_instant() {
+        let cases = [
+            (0, "1970-01-01T00:00:00Z"),
+            (-1, "1969-12-31T23:59:59Z"),
+            (EARLIEST, "1000-01-01T00:00:00Z"),
+            (LATEST, "9999-12-31T23:59:59Z"),
+            (LATEST + 1, "10000-01-01T00:00:00Z"),
+            (-62_167_219_201, "-001-12-31T23:59:59Z"),
+        ];
+        for (t, text) in cases {
+            assert_eq!(Timestamp(t).rfc3339().as_str(), text);
+            assert_eq!(Timestamp(t).to_string(), text);
+        }
+        // The widest years fit.
+        for t in [i64::MIN, i64::MAX] {
+            let s = Timestamp(t).rfc3339();
+            assert!(s.as_str().ends_with('Z') && s.as_str().len() > 25, "{s}");
+        }
+    }
 
     /// Real date strings and the instants they mean; `None` where the
     /// value must not be read. Where a row's source is a public archive the

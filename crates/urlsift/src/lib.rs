@@ -140,7 +140,7 @@ mod warning;
 mod wide;
 
 pub use charset::Charset;
-pub use date::{DateError, DateSource, Timestamp};
+pub use date::{DateError, DateSource, Rfc3339, Timestamp};
 pub use error::{ErrorKind, ParseError};
 pub use matches::{Encoding, Form, Hyphen, HyphenChoice, Match, Rejection, Span, Unclosed};
 pub use message::{
