@@ -33,13 +33,31 @@ pub fn hash(parts: &[&[u8]]) -> u64 {
     mum(h ^ K2, K0 ^ K1)
 }
 
-/// A hasher for sets of [`hash`] values: they are hashed already.
-#[derive(Clone, Copy, Debug, Default)]
+/// This process's key, mixed into where the tables place their entries.
+/// [`hash`] is a fixed, published function (counts merge across builds
+/// and machines), so input made to collide in a table's bucket bits would
+/// otherwise turn each look-up into a long probe; keyed, the placement
+/// cannot be aimed at. Only placement changes: no count or file does.
+fn seed() -> u64 {
+    use std::hash::BuildHasher;
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| std::collections::hash_map::RandomState::new().hash_one(K0))
+}
+
+/// A hasher for sets of [`hash`] values: they are hashed already, and are
+/// only mixed with [`seed`] (a multiply).
+#[derive(Clone, Copy, Debug)]
 pub struct Prehashed(u64);
+
+impl Default for Prehashed {
+    fn default() -> Prehashed {
+        Prehashed(seed())
+    }
+}
 
 impl std::hash::Hasher for Prehashed {
     fn finish(&self) -> u64 {
-        self.0
+        mum(self.0, K1)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
@@ -47,15 +65,22 @@ impl std::hash::Hasher for Prehashed {
         }
     }
     fn write_u64(&mut self, v: u64) {
-        self.0 = v;
+        self.0 ^= v;
     }
 }
 
 /// A hasher for the maps keyed by small numbers of this crate's own
 /// (indices, periods): a multiply per word, far cheaper than std's SipHash,
-/// which the maps keyed by the input's strings keep.
-#[derive(Clone, Copy, Debug, Default)]
+/// which the maps keyed by the input's strings keep. Keyed by [`seed`] too
+/// (one of its keys holds a URL's [`hash`]).
+#[derive(Clone, Copy, Debug)]
 pub struct Ids(u64);
+
+impl Default for Ids {
+    fn default() -> Ids {
+        Ids(seed())
+    }
+}
 
 impl Ids {
     #[inline]
@@ -105,5 +130,18 @@ mod tests {
         assert_eq!(hash(&[b"http://a/"]), 0x679a_e7f7_8107_a5e6);
         let set: Set = (0..1000u32).map(|i| hash(&[&i.to_le_bytes()])).collect();
         assert_eq!(set.len(), 1000);
+    }
+
+    #[test]
+    fn placement_mixes_every_bit() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        // Values alike in their low 40 bits (as input made to collide in
+        // a table's bucket bits would be) spread over the low 16 bits.
+        let place = |v: u64| BuildHasherDefault::<Prehashed>::default().hash_one(v) & 0xffff;
+        let spread: std::collections::HashSet<u64> = (0..1000u64).map(|i| place(i << 40)).collect();
+        assert!(spread.len() > 950, "{}", spread.len());
+        let place = |v: u64| BuildHasherDefault::<Ids>::default().hash_one((v, 7u32)) & 0xffff;
+        let spread: std::collections::HashSet<u64> = (0..1000u64).map(|i| place(i << 40)).collect();
+        assert!(spread.len() > 950, "{}", spread.len());
     }
 }
