@@ -424,7 +424,6 @@ impl<'a> Url<'a> {
         let b = self.s.as_bytes();
         let n = b.len();
         out.reserve(n);
-        out.extend(self.scheme().bytes().map(|c| c.to_ascii_lowercase()));
         let (hs, he) = match self.p.host.start {
             NONE => (usize::MAX, usize::MAX),
             s => (s as usize, self.p.host.end as usize),
@@ -434,6 +433,29 @@ impl<'a> Url<'a> {
             (Some(v), Some(d)) if v == u32::from(d) => self.p.port.start as usize - 1,
             _ => usize::MAX,
         };
+        // Most URLs are normal as written: no capital in the scheme or the
+        // host, no escape, no default port. They are copied whole (what
+        // the walk below would write, a stretch at a time).
+        let capital = |s: &[u8]| s.iter().any(u8::is_ascii_uppercase);
+        let scheme_end = self.p.scheme_end as usize;
+        if colon == usize::MAX
+            && !capital(&b[..scheme_end])
+            && (hs == usize::MAX || !capital(&b[hs..he]))
+            && memchr::memchr(b'%', &b[scheme_end..]).is_none()
+        {
+            out.extend_from_slice(b);
+            return;
+        }
+        self.normalize_walk(out, (hs, he), colon);
+    }
+
+    /// [`Url::normalize_into`] by the walk, for any URL: the host's range
+    /// (`usize::MAX` twice for none) and the `:` of a default port
+    /// (`usize::MAX` for none) given.
+    fn normalize_walk(&self, out: &mut Vec<u8>, (hs, he): (usize, usize), colon: usize) {
+        let b = self.s.as_bytes();
+        let n = b.len();
+        out.extend(self.scheme().bytes().map(|c| c.to_ascii_lowercase()));
         // Stretches copied whole between the places where something
         // changes (an escape, the host's ends, a dropped port): a byte at a
         // time cost about 40 instructions a byte, and `-u`, `--tally` and
