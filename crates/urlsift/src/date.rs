@@ -274,7 +274,7 @@ impl Timestamp {
             use fmt::Write as _;
             // At most 29 bytes: a year of i64 seconds has 12 digits.
             let _ = write!(
-                out,
+                Fill(&mut out),
                 "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
                 y,
                 m,
@@ -305,15 +305,26 @@ impl Rfc3339 {
     }
 }
 
-impl fmt::Write for Rfc3339 {
+impl AsRef<str> for Rfc3339 {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// Writes into an [`Rfc3339`] (kept private: the value is a finished text
+/// to its users).
+struct Fill<'a>(&'a mut Rfc3339);
+
+impl fmt::Write for Fill<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let at = usize::from(self.len);
+        let r = &mut *self.0;
+        let at = usize::from(r.len);
         let end = at + s.len();
         if end > Rfc3339::CAP {
             return Err(fmt::Error);
         }
-        self.buf[at..end].copy_from_slice(s.as_bytes());
-        self.len = end as u8;
+        r.buf[at..end].copy_from_slice(s.as_bytes());
+        r.len = end as u8;
         Ok(())
     }
 }
