@@ -158,7 +158,7 @@ impl Recs {
             }
             body.extend_from_slice(&self.body[from..pos]);
             let start = body.len();
-            put_u64(&mut body, base + line);
+            put_int(&mut body, base + line);
             grown = grown + (body.len() - start) - len;
             from = pos + len;
         }
@@ -172,14 +172,14 @@ impl Recs {
 }
 
 /// Writes `v` in decimal (a number per match: no formatting machinery).
-fn put_u64(out: &mut Vec<u8>, v: u64) {
+fn put_int(out: &mut Vec<u8>, v: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 /// Writes the match's line number into `recs`, noting where it stands.
 fn put_line(recs: &mut Recs, m: &Match) {
     let pos = recs.body.len();
-    put_u64(&mut recs.body, m.line());
+    put_int(&mut recs.body, m.line());
     if recs.relative {
         recs.lines.push((pos, recs.body.len() - pos, m.line()));
     }
@@ -189,8 +189,7 @@ fn put_line(recs: &mut Recs, m: &Match) {
 /// `--tally`'s first and last dates.
 fn put_date(recs: &mut Recs, m: &Match) {
     if let Some((t, _)) = m.message().and_then(MessageInfo::date) {
-        recs.body
-            .extend_from_slice(itoa::Buffer::new().format(t.unix_seconds()).as_bytes());
+        put_int(&mut recs.body, t.unix_seconds());
     }
     recs.body.push(b':');
 }
@@ -258,7 +257,7 @@ fn put_place(recs: &mut Recs, m: &Match) {
     put_line(recs, m);
     let out = &mut recs.body;
     out.push(b':');
-    put_u64(out, m.column());
+    put_int(out, m.column());
     out.push(b':');
 }
 
@@ -457,7 +456,7 @@ pub(crate) fn json_warnings(out: &mut Vec<u8>, url: &Url<'_>) {
         out.extend_from_slice(b",\"message\":");
         json_str(out, &w.kind.to_string());
         out.extend_from_slice(b",\"offset\":");
-        put_u64(out, w.offset as u64);
+        put_int(out, w.offset);
         out.push(b'}');
     }
     out.push(b']');
@@ -613,7 +612,7 @@ impl Printer {
         }
         let out = &mut recs.body;
         if self.column {
-            put_u64(out, m.column());
+            put_int(out, m.column());
             out.push(b':');
         }
     }
@@ -635,7 +634,7 @@ impl Printer {
         let out = &mut recs.body;
         if self.column {
             st.open(out, Paint::Number);
-            put_u64(out, m.column());
+            put_int(out, m.column());
             st.close(out);
             out.push(b':');
         }
@@ -805,11 +804,7 @@ impl Printer {
         for reading in m.readings(self.hyphen) {
             // With --unwrap, a wrapper's target is what is printed, filtered
             // and counted (the wrapper itself when opaque or undecodable).
-            let unwrapped = if self.unwrap {
-                unwrap::of(reading)
-            } else {
-                None
-            };
+            let unwrapped = self.unwrap.then(|| urlsift::wrapped(reading)).flatten();
             let shown = unwrap::shown(unwrapped.as_ref(), reading);
             // (No scheme looked up when there is no --scheme filter.)
             if !self.schemes.is_empty() && !self.scheme_ok(candidate_scheme(shown)) {
@@ -889,9 +884,9 @@ impl Printer {
         put_line(recs, m);
         let out = &mut recs.body;
         out.extend_from_slice(b",\"column\":");
-        put_u64(out, m.column());
+        put_int(out, m.column());
         out.extend_from_slice(b",\"offset\":");
-        put_u64(out, m.offset());
+        put_int(out, m.offset());
         out.extend_from_slice(b",\"url\":");
         json_str(out, url);
         out.extend_from_slice(b",\"form\":");
@@ -913,9 +908,9 @@ impl Printer {
                 out.push(b',');
             }
             out.push(b'[');
-            put_u64(out, s.start);
+            put_int(out, s.start);
             out.push(b',');
-            put_u64(out, s.end);
+            put_int(out, s.end);
             out.push(b']');
         }
         out.push(b']');

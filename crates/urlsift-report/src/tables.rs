@@ -163,21 +163,12 @@ impl Tables {
         let domain_rank = rank(d.domains.len(), |i| &d.domains[i].0);
         let group_rank = rank(d.groups.len(), |i| &d.groups[i]);
         let yk = |y: Option<u32>| y.unwrap_or(u32::MAX);
-        // By year and domain index, summed where a key repeats (the
-        // accumulator keeps years; a month would sum here).
+        // (The accumulator's keys are a year and a domain: one row each.)
         let mut sums: Vec<(u32, u32, u64)> = d
             .by_year
             .iter()
             .map(|(&(p, dom), &n)| (yk(p.year()), dom, n))
             .collect();
-        sums.sort_unstable_by_key(|&(y, dom, _)| (y, dom));
-        sums.dedup_by(|b, a| {
-            let same = (a.0, a.1) == (b.0, b.1);
-            if same {
-                a.2 += b.2;
-            }
-            same
-        });
         sums.sort_unstable_by_key(|&(y, dom, n)| {
             (y, std::cmp::Reverse(n), domain_rank[dom as usize])
         });

@@ -294,18 +294,7 @@ impl RawValues {
             let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
             (self.found & 1 << i != 0).then(|| &self.bytes[start..self.ends[i] as usize])
         };
-        View {
-            id: slot(0),
-            date: slot(1),
-            posted: slot(2),
-            nntp: slot(3),
-            groups: slot(4),
-            subject: slot(5),
-            from_line: slot(6),
-            list: slot(7),
-            content_type: slot(8),
-            part_charset: self.part_charset,
-        }
+        View::from_slots(std::array::from_fn(slot), self.part_charset)
     }
 }
 
@@ -324,8 +313,26 @@ struct View<'a> {
     part_charset: Option<Charset>,
 }
 
-impl View<'_> {
-    fn slots(&self) -> [Option<&[u8]>; SLOTS] {
+impl<'a> View<'a> {
+    /// The view of [`View::slots`]'s array.
+    fn from_slots(slots: [Option<&'a [u8]>; SLOTS], part_charset: Option<Charset>) -> View<'a> {
+        let [id, date, posted, nntp, groups, subject, from_line, list, content_type] = slots;
+        View {
+            id,
+            date,
+            posted,
+            nntp,
+            groups,
+            subject,
+            from_line,
+            list,
+            content_type,
+            part_charset,
+        }
+    }
+
+    /// The values in the order [`RawValues`] keeps them.
+    fn slots(&self) -> [Option<&'a [u8]>; SLOTS] {
         [
             self.id,
             self.date,

@@ -32,7 +32,7 @@
 use std::collections::VecDeque;
 
 use super::color::{Paint, Style};
-use super::{put_u64, InputName, Recs};
+use super::{put_int, InputName, Recs};
 use crate::args::Context;
 use urlsift::{Charset, Match};
 
@@ -324,7 +324,7 @@ impl ContextLines {
         }
         if self.look.line_number {
             st.open(out, Paint::Number);
-            put_u64(out, number);
+            put_int(out, number);
             st.close(out);
             out.push(sep);
         }
@@ -339,7 +339,7 @@ impl ContextLines {
         }
         if omitted > 0 {
             out.extend_from_slice(b" [... omitted ");
-            put_u64(out, omitted);
+            put_int(out, omitted);
             out.extend_from_slice(b" bytes of a long line]");
         }
         out.push(b'\n');

@@ -11,13 +11,6 @@ use urlsift::{Match, UnwrapError, Unwrapped};
 use super::{json_lines_field, json_opt, json_str, put_date, put_place, InputName, Printer, Recs};
 use crate::args::Mode;
 
-/// The wrappers a reading goes through; `None` for most, a reading that is
-/// no wrapper (the library's first test is its host's registered name).
-#[inline]
-pub fn of(reading: &[u8]) -> Option<Unwrapped> {
-    urlsift::wrapped(reading)
-}
-
 /// What is printed for a reading: its target when it has one, else the
 /// reading itself.
 pub fn shown<'a>(unwrapped: Option<&'a Unwrapped>, reading: &'a [u8]) -> &'a [u8] {
@@ -54,7 +47,7 @@ impl Printer {
         lines: Option<&[u8]>,
     ) {
         for reading in m.readings(self.hyphen) {
-            let Some(u) = of(reading) else {
+            let Some(u) = urlsift::wrapped(reading) else {
                 continue;
             };
             let Some(error) = u.error() else {
