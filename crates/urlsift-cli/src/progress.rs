@@ -31,6 +31,8 @@ impl Progress {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
+        // (Until the first input is done: not an empty field before the comma.)
+        bar.set_message("0 files");
         bar.enable_steady_tick(Duration::from_millis(250));
         let sizer = bar.clone();
         let roots: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
