@@ -917,6 +917,26 @@ fn naked_off_by_default() {
     assert_eq!(lines(&r.out()), ["ftp://ftp.example/pub/x"]);
 }
 
+/// A colon that ends an escape sequence (`ESC / :`, rule 23) starts no
+/// naked scheme: the command read past the colon and aborted on these
+/// four bytes.
+#[test]
+fn naked_colon_ending_an_escape_sequence() {
+    let d = tmp();
+    for args in [&["--naked"][..], &["--naked", "--invalid"]] {
+        let r = run_stdin(d.path(), args, b"\x1b/:\n");
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert_eq!(r.out(), "");
+    }
+    let r = run_stdin(
+        d.path(),
+        &["--naked"],
+        b"\x1b/: see <URL:http://a.example/> and http://b.example/\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(lines(&r.out()), ["http://a.example/", "http://b.example/"]);
+}
+
 #[test]
 fn naked_plain_lines_columns_form() {
     // Contract rules 15 (ends), 17 (place: the scheme's first letter).

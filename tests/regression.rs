@@ -87,3 +87,62 @@ fn blanks_past_the_bound() {
     scan_property(b"<URL:abc          x> <a:b>", s);
     assert_eq!(s.extract(b"<URL:abc          x> <a:b>").len(), 1);
 }
+
+/// The fuzz `html` target's property: `extract` and a push scanner fed in
+/// the target's chunks agree exactly, every match lies in the input.
+fn html_property(text: &[u8], scanner: Scanner, min_read: usize) {
+    let whole = scanner.extract(text);
+    for m in &whole {
+        assert!(m.offset() <= text.len() as u64 && m.end() <= text.len() as u64);
+    }
+    let mut push = PushScanner::with_buffer(scanner, min_read);
+    let mut got = Vec::new();
+    let mut rest = text;
+    let mut k = 0;
+    while !rest.is_empty() {
+        let n = (1 + text[k % text.len()] as usize % 29).min(rest.len());
+        k += 1;
+        got.extend(push.feed(&rest[..n]));
+        rest = &rest[n..];
+    }
+    got.extend(push.finish());
+    assert_eq!(whole, got);
+}
+
+/// fuzz/html: naked URLs in a quoted-printable HTML part full of `://`
+/// and colons.
+#[test]
+fn naked_scheme_in_quoted_printable_html() {
+    let mut text =
+        b"Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n".to_vec();
+    text.extend_from_slice(
+        b"='://9:\x1f9:'://\xb8&\x00\x1b\x00\x1b'://9:(://(\xbb':/\x0a\x019=\xbc;\x0a;\x0a+\x0a",
+    );
+    let scanner = Scanner::new()
+        .html(urlsift::HtmlMode::Always)
+        .rejected(true)
+        .naked(true);
+    html_property(&text, scanner, 2);
+}
+
+/// fuzz/html, minimized: the colon of `ESC / :` ends an escape sequence
+/// (rule 23), so a naked scheme before it would start past it; the
+/// scheme's length was taken as the colon's place less that start, below
+/// zero (a panic where overflow is checked, as in debug builds). It
+/// starts nothing, in text and in HTML.
+#[test]
+fn a_colon_that_ends_an_escape_sequence_starts_no_scheme() {
+    let s = Scanner::new().naked(true).rejected(true);
+    for text in [
+        b"\x1b/:\n".to_vec(),
+        b"x \x1b(:y \x1b/: <URL:http://a.example/> http://b.example/\n".to_vec(),
+        b"Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n\x1b/:\n"
+            .to_vec(),
+    ] {
+        for html in [urlsift::HtmlMode::Always, urlsift::HtmlMode::Fallback] {
+            scan_property(&text, s.html(html));
+            html_property(&text, s.html(html), 2);
+        }
+    }
+    assert!(s.extract(b"\x1b/:\n").is_empty());
+}

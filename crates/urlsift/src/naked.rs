@@ -456,7 +456,9 @@ impl Naked {
         let c_abs = base + c as u64;
         // Rule 14: a scheme name, not hidden; one longer than the bound
         // starts nothing (its candidate could never be decided in bounds).
-        if s == c_abs || s < self.hidden || c_abs - s + 3 > self.max {
+        // A start past the colon is a colon that ends an escape sequence
+        // or a character of rule 23 (`ESC / :`), no scheme's.
+        if s >= c_abs || s < self.hidden || c_abs - s + 3 > self.max {
             return Outcome::Skip;
         }
         let si = (s - base) as usize;
