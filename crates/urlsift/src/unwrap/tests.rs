@@ -3,6 +3,7 @@
 //! matter (`...` in the comments).
 
 use super::*;
+use proptest::strategy::Strategy as _;
 
 /// `url` unwraps through `via` to `target`.
 #[track_caller]
@@ -502,4 +503,113 @@ fn the_authority_at_every_length() {
             }
         }
     }
+}
+
+/// The start of a link of each kind, up to where its target goes: the
+/// property test below and the fuzz target append arbitrary bytes to it.
+pub(crate) const HEADS: [&str; 16] = [
+    "https://eur03.safelinks.protection.outlook.com/?url=",
+    "https://nam10.safelinks.protection.office365.us/ap/w-59523e83/?data=x&url=",
+    "https://urldefense.proofpoint.com/v1/url?u=",
+    "https://urldefense.proofpoint.com/v2/url?u=",
+    "https://urldefense.com/v3/__",
+    "https://www.google.com/url?sa=t&q=",
+    "https://l.facebook.com/l.php?u=",
+    "https://linkprotect.cudasvc.com/url?a=",
+    "https://secure-web.cisco.com/1AbC/",
+    "https://imsva91-ctp.trendmicro.com/wis/clicktime/v1/query?url=",
+    "https://eu-central-1.protection.sophos.com/?d=x&u=",
+    "https://protect2.fireeye.com/v1/url?k=1&u=",
+    "https://slack-redir.net/link?url=",
+    "https://protect-eu.mimecast.com/s/",
+    "http://a.example/?url=",
+    "",
+];
+
+/// What holds of any unwrapping, whatever the link: `wrapped` and
+/// `unwrap` agree, a chain is at most [`MAX_DEPTH`] wrappers long and
+/// starts at the link itself (as text), and a target is an ASCII URL valid under the
+/// lenient reading (octets outside US-ASCII percent-encoded, RFC 1738
+/// section 2.2), never beside an error or an opaque wrapper.
+#[track_caller]
+pub(crate) fn check_laws(url: &[u8]) {
+    let u = unwrap(url);
+    assert_eq!(wrapped(url).unwrap_or_default(), u);
+    assert!(u.hops().len() <= MAX_DEPTH);
+    assert_eq!(u.is_wrapped(), !u.hops().is_empty());
+    if let (Some(first), Ok(text)) = (u.hops().first(), std::str::from_utf8(url)) {
+        assert_eq!(first.url(), text, "the outermost hop is the link");
+    }
+    if let Some(t) = u.target() {
+        assert!(t.is_ascii(), "{t:?}");
+        assert!(
+            Url::parse_with(t.as_bytes(), Policy::Lenient).is_ok(),
+            "{t:?}"
+        );
+        assert!(u.error().is_none() && !u.is_opaque());
+        assert!(u.is_wrapped());
+    }
+    if u.is_opaque() || u.error().is_some() {
+        assert_eq!(u.target(), None);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+    /// Any bytes after the start of any kind of wrapper (escapes, base64,
+    /// Proofpoint's runs and `*` codes, nested wrappers, bytes outside
+    /// US-ASCII among them) unwrap by the laws, and never panic.
+    #[test]
+    fn any_tail_of_any_wrapper_unwraps_by_the_laws(
+        head in 0..HEADS.len(),
+        inner in 0..HEADS.len(),
+        tail in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just(b"%".to_vec()),
+                proptest::strategy::Just(b"%3A%2F%2F".to_vec()),
+                proptest::strategy::Just(b"http://a.example/".to_vec()),
+                proptest::strategy::Just(b"https:__".to_vec()),
+                proptest::strategy::Just(b"__;".to_vec()),
+                proptest::strategy::Just(b"!!".to_vec()),
+                proptest::strategy::Just(b"$".to_vec()),
+                proptest::strategy::Just(b"*".to_vec()),
+                proptest::strategy::Just(b"-3A".to_vec()),
+                proptest::strategy::Just(b"_".to_vec()),
+                proptest::strategy::Just(b"&".to_vec()),
+                proptest::strategy::Just(b"aHR0cDovL2EuZXhhbXBsZS8=".to_vec()),
+                proptest::strategy::Just("\u{e9}".as_bytes().to_vec()),
+                proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4),
+                "[A-Za-z0-9+/=.~-]{0,6}".prop_map(String::into_bytes),
+            ],
+            0..12,
+        ),
+    ) {
+        let mut url = HEADS[head].as_bytes().to_vec();
+        let mut rest = tail.concat();
+        if inner != head && rest.len() % 3 == 0 {
+            // A second wrapper inside the first, as gateways chain them.
+            let mut nested = HEADS[inner].as_bytes().to_vec();
+            nested.append(&mut rest);
+            rest = nested;
+        }
+        url.append(&mut rest);
+        check_laws(&url);
+    }
+}
+
+/// Nested wrappers deeper than [`MAX_DEPTH`] stop there, by the laws.
+#[test]
+fn a_chain_deeper_than_the_limit_stops_by_the_laws() {
+    let mut url = String::from("http://a.example/");
+    for _ in 0..2 * MAX_DEPTH {
+        url = format!(
+            "https://www.google.com/url?q={}",
+            url.replace('%', "%25")
+                .replace('&', "%26")
+                .replace('?', "%3F")
+        );
+    }
+    check_laws(url.as_bytes());
+    assert_eq!(unwrap(&url).hops().len(), MAX_DEPTH);
 }
