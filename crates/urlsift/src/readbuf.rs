@@ -147,6 +147,38 @@ impl ReadBuf {
     }
 }
 
+thread_local! {
+    /// The allocation of the last read buffer an input on this thread was
+    /// done with, for the next input's ([`take_spare`], [`keep_spare`]).
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The largest allocation [`keep_spare`] keeps (bounded memory per thread:
+/// a read buffer is a piece and its lookahead, a few hundred KiB).
+const SPARE_KEPT: usize = 4 << 20;
+
+/// The read buffer allocation an earlier input on this thread left, or an
+/// empty one. A fresh buffer is zeroed before a read may fill it (`Read`
+/// takes initialized bytes): by the allocator's `calloc`, which must clear
+/// memory it had already handed out once the first buffer is freed. For a
+/// quarter of a megabyte per input that clearing cost more than reading a
+/// small file, so the stream front ends hand their buffer on.
+pub(crate) fn take_spare() -> Vec<u8> {
+    SPARE.try_with(std::cell::Cell::take).unwrap_or_default()
+}
+
+/// Keeps `data` for the next [`take_spare`] on this thread (unless it is
+/// larger than [`SPARE_KEPT`], or one is kept already and is larger).
+pub(crate) fn keep_spare(data: Vec<u8>) {
+    if data.capacity() > SPARE_KEPT {
+        return;
+    }
+    let _ = SPARE.try_with(|c| {
+        let kept = c.take();
+        c.set(if kept.len() > data.len() { kept } else { data });
+    });
+}
+
 /// The index at which `keep` bytes must start in a buffer at address `ptr`
 /// to end on an aligned address.
 fn front(ptr: usize, keep: usize) -> usize {
@@ -217,5 +249,48 @@ mod tests {
         b.start_with(b"", 0);
         assert!(b.spare(0).is_empty());
         assert!(b.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod spare_tests {
+    use super::*;
+    use crate::{Extractor, Scanner};
+
+    /// An input's read buffer, zeroed once, serves the next input on the
+    /// thread as it is (no second clearing), in both readings; what each
+    /// finds is unchanged.
+    #[test]
+    fn an_inputs_read_buffer_serves_the_next_one() {
+        let text: &[u8] = b"From a@b\nSubject: s\n\n<URL:http://a.example/x>\n";
+        for scanner in [Scanner::new(), Scanner::new().mime(false)] {
+            let _ = take_spare();
+            let first: Vec<_> = Extractor::with_scanner(text, scanner)
+                .map(|m| m.unwrap().as_str().into_owned())
+                .collect();
+            let spare = take_spare();
+            assert!(spare.len() >= 64 * 1024, "{}", spare.len());
+            let at = spare.as_ptr();
+            keep_spare(spare);
+            let again: Vec<_> = Extractor::with_scanner(text, scanner)
+                .map(|m| m.unwrap().as_str().into_owned())
+                .collect();
+            assert_eq!(first, ["http://a.example/x"]);
+            assert_eq!(again, first);
+            let after = take_spare();
+            assert_eq!(after.as_ptr(), at, "the same allocation");
+        }
+    }
+
+    /// A larger allocation than the bound is let go; of two, the larger
+    /// stays.
+    #[test]
+    fn the_spare_kept_is_bounded() {
+        let _ = take_spare();
+        keep_spare(vec![0; SPARE_KEPT + 1]);
+        assert_eq!(take_spare().capacity(), 0);
+        keep_spare(vec![0; 10]);
+        keep_spare(vec![0; 5]);
+        assert_eq!(take_spare().len(), 10);
     }
 }

@@ -39,11 +39,25 @@ struct Scan<R> {
     attach: Option<Box<Attach>>,
 }
 
+/// The read buffer goes to the next input on this thread.
+impl<R> Drop for Scan<R> {
+    fn drop(&mut self) {
+        if let Some(buffer) = self.pieces.take_buffer() {
+            crate::readbuf::keep_spare(buffer);
+        }
+    }
+}
+
 impl<R: Read> Scan<R> {
     fn new(reader: R, scanner: Scanner, piece: usize) -> Scan<R> {
+        let mut pieces =
+            PieceReader::new(reader, piece, scanner.get_limits().max_bytes).scanning(scanner);
+        let spare = crate::readbuf::take_spare();
+        if spare.capacity() > 0 {
+            pieces.recycle(spare);
+        }
         Scan {
-            pieces: PieceReader::new(reader, piece, scanner.get_limits().max_bytes)
-                .scanning(scanner),
+            pieces,
             scanner,
             lines: 0,
             out: VecDeque::new(),
@@ -143,6 +157,13 @@ struct MimeRead<R> {
     done: bool,
 }
 
+/// The read buffer goes to the next input on this thread.
+impl<R> Drop for MimeRead<R> {
+    fn drop(&mut self) {
+        crate::readbuf::keep_spare(std::mem::take(&mut self.chunk).into_vec());
+    }
+}
+
 impl<R: Read> MimeRead<R> {
     /// Reads until a match is ready; `Ok(false)` at the end. Every read's
     /// bytes are handed on at once, so an error loses nothing.
@@ -190,7 +211,7 @@ impl<R: Read> Extractor<R> {
             Inner::Mime(MimeRead {
                 reader,
                 scan: Box::new(MimeScan::new(scanner, piece)),
-                chunk: ReadBuf::new(),
+                chunk: ReadBuf::from_vec(crate::readbuf::take_spare()),
                 size: piece.clamp(1, PIECE),
                 out: VecDeque::new(),
                 done: false,
@@ -334,12 +355,12 @@ impl PushScanner {
         if let Some(mime) = &mut self.mime {
             let out = &mut self.scan.out;
             mime.finish(&mut |m| out.push_back(m.clone()));
-            return self.scan.out.into_iter();
+            return std::mem::take(&mut self.scan.out).into_iter();
         }
         self.scan.pieces.get_mut().finished = true;
         self.run();
         self.scan.end();
-        self.scan.out.into_iter()
+        std::mem::take(&mut self.scan.out).into_iter()
     }
 
     /// Like [`PushScanner::feed`], handing each match decided to `each` as
