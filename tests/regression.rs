@@ -126,10 +126,10 @@ fn naked_scheme_in_quoted_printable_html() {
 }
 
 /// fuzz/html, minimized: the colon of `ESC / :` ends an escape sequence
-/// (rule 23), so a naked scheme before it would start past it; the
-/// scheme's length was taken as the colon's place less that start, below
-/// zero (a panic where overflow is checked, as in debug builds). It
-/// starts nothing, in text and in HTML.
+/// (rule 23), so a naked scheme before it would start past it; its length
+/// came out below zero (a panic where overflow is checked) and its slice
+/// ran backwards (a panic in every build). It starts nothing, in text and
+/// in HTML.
 #[test]
 fn a_colon_that_ends_an_escape_sequence_starts_no_scheme() {
     let s = Scanner::new().naked(true).rejected(true);

@@ -52,10 +52,7 @@ impl<R: Read> Scan<R> {
     fn new(reader: R, scanner: Scanner, piece: usize) -> Scan<R> {
         let mut pieces =
             PieceReader::new(reader, piece, scanner.get_limits().max_bytes).scanning(scanner);
-        let spare = crate::readbuf::take_spare();
-        if spare.capacity() > 0 {
-            pieces.recycle(spare);
-        }
+        pieces.recycle(crate::readbuf::take_spare());
         Scan {
             pieces,
             scanner,
