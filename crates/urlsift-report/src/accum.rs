@@ -5,8 +5,8 @@
 //!
 //! Memory grows with what is distinct, never with the input: a 64-bit
 //! hash per distinct URL in each set that counts it (the whole, its
-//! period and scheme, its domain), one per message and input, a string
-//! per scheme, host, domain and group, and the [`EARLIEST`] first URLs.
+//! period and scheme, its domain), one per message, input and host, a
+//! string per scheme, domain and group, and the [`EARLIEST`] first URLs.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -22,6 +22,13 @@ pub const EARLIEST: usize = 25;
 /// A year and month, or none (undated): sorts by time, undated last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Period(pub(crate) u32);
+
+impl Default for Period {
+    /// [`Period::UNDATED`].
+    fn default() -> Period {
+        Period::UNDATED
+    }
+}
 
 impl Period {
     /// No date.
@@ -139,6 +146,12 @@ pub(crate) struct Domain {
     /// The first URL: earliest dated, ties and the undated by text.
     pub first: Option<(i64, Box<str>)>,
     pub last: Option<i64>,
+    /// URLs of the year `.0` not yet added to [`Derivatives::by_year`]:
+    /// this record is at hand for every URL of the domain, the map is one
+    /// more look-up (and rows come mostly in date order, so the year
+    /// seldom changes from one URL of a domain to the next). Read through
+    /// [`Derivatives::by_year_settled`].
+    pub in_year: (Period, u64),
 }
 
 /// What a distinct URL is counted under. Its scheme and domain follow
@@ -197,8 +210,10 @@ pub struct Derivatives {
     /// Domain names and their index.
     pub(crate) domain_ids: HashMap<Box<str>, u32>,
     pub(crate) domains: Vec<(Box<str>, Domain)>,
-    /// Each host met and the domain it counts under.
-    pub(crate) hosts: HashMap<Box<str>, u32>,
+    /// Each host met (its [`hash`], as the distinct URLs are counted:
+    /// a look-up a URL that reads no string) and the domain it counts
+    /// under.
+    pub(crate) hosts: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     pub(crate) by_year: IdMap<(Period, u32), u64>,
     pub(crate) group_ids: HashMap<Box<str>, u32>,
     pub(crate) groups: Vec<Box<str>>,
@@ -214,13 +229,17 @@ pub struct Derivatives {
 /// serialized nor merged): the message and input of the last row and the
 /// timeline cell it went to (the URLs of a message come one after the
 /// other, and a set already holding a key is left alone, so these sets
-/// are looked up once a message, not once a URL), and the buffer URLs are
+/// are looked up once a message, not once a URL), the indices of the
+/// last row's groups (interned once a message), and the buffer URLs are
 /// normalized into (no allocation a row).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Carry {
     message: Option<u64>,
     input: Option<u64>,
     cell_message: Option<((Period, u16), u64)>,
+    groups: Vec<u32>,
+    /// The last host met (its hash) and its domain.
+    host: Option<(u64, u32)>,
     normalized: Vec<u8>,
 }
 
@@ -365,23 +384,17 @@ impl Derivatives {
         }
         let d = match host_of(url) {
             None => NO_DOMAIN,
-            Some((host, ip)) => match self.hosts.get(&*host) {
-                Some(&d) => d,
-                None => {
-                    let name = registrable(&host, ip);
-                    let d = match self.domain_ids.get(name) {
-                        Some(&d) => d,
-                        None => {
-                            let d = self.domains.len() as u32;
-                            self.domains.push((name.into(), Domain::default()));
-                            self.domain_ids.insert(name.into(), d);
-                            d
-                        }
-                    };
-                    self.hosts.insert(host.as_ref().into(), d);
-                    d
+            Some((host, ip)) => {
+                let key = hash(&[host.as_bytes()]);
+                match self.carry.host.filter(|h| h.0 == key) {
+                    Some((_, d)) => d,
+                    None => {
+                        let d = self.domain_of_host(key, &host, ip);
+                        self.carry.host = Some((key, d));
+                        d
+                    }
                 }
-            },
+            }
         };
         self.see(h, period, s, d);
         if d == NO_DOMAIN {
@@ -391,18 +404,83 @@ impl Derivatives {
         dom.urls += 1;
         first_of(&mut dom.first, t.unwrap_or(i64::MAX), text);
         dom.last = max_opt(dom.last, t);
-        *self.by_year.entry((period.year_only(), d)).or_default() += 1;
-        for g in row.groups {
-            let g = intern(&mut self.group_ids, &mut self.groups, g);
+        let year = period.year_only();
+        if dom.in_year.0 != year {
+            if dom.in_year.1 > 0 {
+                *self.by_year.entry((dom.in_year.0, d)).or_default() += dom.in_year.1;
+            }
+            dom.in_year = (year, 0);
+        }
+        dom.in_year.1 += 1;
+        let mut ids = std::mem::take(&mut self.carry.groups);
+        self.group_indices(row.groups, &mut ids);
+        for &g in &ids {
             let e = self.edges.entry((g, d)).or_default();
             e.urls += 1;
             e.first = min_opt(e.first, t);
             e.last = max_opt(e.last, t);
             if let Some(y) = period.year() {
-                if let Err(i) = e.years.binary_search(&y) {
-                    e.years.insert(i, y);
+                // (Rows come mostly in date order: the year is most often
+                // the last one already there.)
+                if e.years.last() != Some(&y) {
+                    if let Err(i) = e.years.binary_search(&y) {
+                        e.years.insert(i, y);
+                    }
                 }
             }
+        }
+        self.carry.groups = ids;
+    }
+
+    /// The domain of the host whose [`hash`] is `key` (interned the first
+    /// time it is met).
+    fn domain_of_host(&mut self, key: u64, host: &str, ip: bool) -> u32 {
+        if let Some(&d) = self.hosts.get(&key) {
+            return d;
+        }
+        let name = registrable(host, ip);
+        let d = match self.domain_ids.get(name) {
+            Some(&d) => d,
+            None => {
+                let d = self.domains.len() as u32;
+                self.domains.push((name.into(), Domain::default()));
+                self.domain_ids.insert(name.into(), d);
+                d
+            }
+        };
+        self.hosts.insert(key, d);
+        d
+    }
+
+    /// URLs by year and domain: [`Derivatives::by_year`] with what the
+    /// domains hold of their current year.
+    pub(crate) fn by_year_settled(&self) -> IdMap<(Period, u32), u64> {
+        let mut all = self.by_year.clone();
+        for (d, (_, dom)) in self.domains.iter().enumerate() {
+            let (year, n) = dom.in_year;
+            if n > 0 {
+                *all.entry((year, d as u32)).or_default() += n;
+            }
+        }
+        all
+    }
+
+    /// The indices of `groups` into `ids`: those of the row before when
+    /// they are the same names (the rows of a message come one after the
+    /// other), else interned.
+    fn group_indices(&mut self, groups: &[&str], ids: &mut Vec<u32>) {
+        let same = ids.len() == groups.len()
+            && ids
+                .iter()
+                .zip(groups)
+                .all(|(&i, g)| *self.groups[i as usize] == **g);
+        if !same {
+            ids.clear();
+            ids.extend(
+                groups
+                    .iter()
+                    .map(|g| intern(&mut self.group_ids, &mut self.groups, g)),
+            );
         }
     }
 
@@ -432,6 +510,7 @@ impl Derivatives {
             *self = other;
             return;
         }
+        let other_by_year = other.by_year_settled();
         self.urls += other.urls;
         self.undated += other.undated;
         self.first = min_opt(self.first, other.first);
@@ -499,7 +578,7 @@ impl Derivatives {
                 self.see(h, p, scheme, d);
             }
         }
-        for ((p, d), n) in other.by_year {
+        for ((p, d), n) in other_by_year {
             *self.by_year.entry((p, doms[d as usize])).or_default() += n;
         }
         let groups: Vec<u32> = other
@@ -536,6 +615,53 @@ mod tests {
         assert_eq!(p.year_month(), Some((2000, 2)));
         assert!(p < Period::UNDATED);
         assert_eq!(Period::UNDATED.year(), None);
+    }
+
+    #[test]
+    fn by_year_counts_whatever_the_order_of_years() {
+        let mut d = Derivatives::new();
+        let year = |y: i64| {
+            Some(Timestamp::from_unix_seconds(
+                (y - 1970) * 31_557_600 + 86_400,
+            ))
+        };
+        for (i, y) in [1994, 1994, 1995, 1994, 0, 1995, 1995, 1993]
+            .into_iter()
+            .enumerate()
+        {
+            let url = format!("http://www.example.com/{i}");
+            let date = (y != 0).then(|| year(y)).flatten();
+            d.add(&Row {
+                url: &url,
+                date,
+                groups: &[],
+                message: i as u64,
+                input: 1,
+            });
+        }
+        let mut got: Vec<_> = d
+            .by_year_settled()
+            .into_iter()
+            .map(|((p, _), n)| (p.year(), n))
+            .collect();
+        got.sort();
+        assert_eq!(
+            got,
+            [(None, 1), (Some(1993), 1), (Some(1994), 3), (Some(1995), 3)]
+        );
+        // Through the wire and a merge, the same.
+        let back = Derivatives::from_bytes(&d.to_bytes()).unwrap();
+        assert_eq!(back.by_year_settled(), d.by_year_settled());
+        let mut m = Derivatives::new();
+        m.add(&Row {
+            url: "http://a.example.org/",
+            date: year(1990),
+            groups: &[],
+            message: 99,
+            input: 2,
+        });
+        m.merge(d);
+        assert_eq!(m.by_year_settled().values().sum::<u64>(), 9);
     }
 
     #[test]

@@ -165,7 +165,7 @@ impl Tables {
         let yk = |y: Option<u32>| y.unwrap_or(u32::MAX);
         // (The accumulator's keys are a year and a domain: one row each.)
         let mut sums: Vec<(u32, u32, u64)> = d
-            .by_year
+            .by_year_settled()
             .iter()
             .map(|(&(p, dom), &n)| (yk(p.year()), dom, n))
             .collect();
@@ -736,7 +736,9 @@ mod tests {
             let rows: Vec<_> = picks
                 .iter()
                 .map(|&(u, t, g, m, _)| {
-                    let date = (t != 0).then(|| 700_000_000 + t * 3_000_000);
+                    // (About eight months apart: years change between
+                    // rows of one domain, in and out of order.)
+                    let date = (t != 0).then(|| 700_000_000 + t * 20_000_000);
                     (URLS[u].to_string(), date, GROUPS[g].to_vec(), m)
                 })
                 .collect();

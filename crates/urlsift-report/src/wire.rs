@@ -7,7 +7,7 @@ use std::fmt;
 use crate::accum::{Cell, Derivatives, Domain, Edge, Period, Seen, NO_DOMAIN};
 use crate::hash::Set;
 
-const MAGIC: &[u8; 8] = b"usrpt\x00\x00\x02";
+const MAGIC: &[u8; 8] = b"usrpt\x00\x00\x03";
 
 /// Bytes that are not a serialized [`Derivatives`] of this version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,13 +187,19 @@ impl Derivatives {
             w.u(h);
             w.u(u64::from(p.0));
         }
-        w.u(self.hosts.len() as u64);
-        for (h, &d) in &self.hosts {
-            w.s(h);
+        // The hosts, by hash: each its domain.
+        let mut hosts: Vec<(u64, u32)> = self.hosts.iter().map(|(&h, &d)| (h, d)).collect();
+        hosts.sort_unstable();
+        w.u(hosts.len() as u64);
+        let mut prev = 0;
+        for (h, d) in hosts {
+            w.u(h - prev);
+            prev = h;
             w.u(u64::from(d));
         }
-        w.u(self.by_year.len() as u64);
-        for (&(p, d), &n) in &self.by_year {
+        let by_year = self.by_year_settled();
+        w.u(by_year.len() as u64);
+        for (&(p, d), &n) in &by_year {
             w.u(u64::from(p.0));
             w.u(u64::from(d));
             w.u(n);
@@ -268,6 +274,7 @@ impl Derivatives {
                     distinct,
                     first,
                     last,
+                    ..Domain::default()
                 },
             ));
         }
@@ -299,10 +306,13 @@ impl Derivatives {
             }
             d.more_periods.insert((h, p));
         }
+        let mut prev = 0u64;
         for _ in 0..r.len()? {
-            let h = r.s()?;
+            prev = prev
+                .checked_add(r.u()?)
+                .ok_or_else(|| r.err("hosts out of order"))?;
             let dom = r.index(d.domains.len())?;
-            d.hosts.insert(h, dom);
+            d.hosts.insert(prev, dom);
         }
         for _ in 0..r.len()? {
             let p = Period(u32::try_from(r.u()?).map_err(|_| r.err("bad period"))?);
