@@ -296,8 +296,17 @@ impl Derivatives {
     /// cell the first time it is met, and in a cell the first time it is
     /// met in that period.
     fn see(&mut self, h: u64, period: Period, scheme: u16, domain: u32) {
+        if self.first_in_cell(h, period, scheme, domain) {
+            self.timeline.entry((period, scheme)).or_default().distinct += 1;
+        }
+    }
+
+    /// [`Derivatives::see`] but for the cell: whether the URL is met for
+    /// the first time in its cell, for the caller to count (which holds
+    /// the cell at hand).
+    fn first_in_cell(&mut self, h: u64, period: Period, scheme: u16, domain: u32) -> bool {
         use std::collections::hash_map::Entry;
-        let new_in_cell = match self.seen.entry(h) {
+        match self.seen.entry(h) {
             Entry::Vacant(v) => {
                 v.insert(Seen {
                     scheme,
@@ -310,9 +319,6 @@ impl Derivatives {
                 true
             }
             Entry::Occupied(o) => o.get().period != period && self.more_periods.insert((h, period)),
-        };
-        if new_in_cell {
-            self.timeline.entry((period, scheme)).or_default().distinct += 1;
         }
     }
 
@@ -376,12 +382,6 @@ impl Derivatives {
                 self.schemes.len() - 1
             }
         } as u16;
-        let cell = self.timeline.entry((period, s)).or_default();
-        cell.urls += 1;
-        if self.carry.cell_message != Some(((period, s), row.message)) {
-            self.carry.cell_message = Some(((period, s), row.message));
-            cell.messages.insert(row.message);
-        }
         let d = match host_of(url) {
             None => NO_DOMAIN,
             Some((host, ip)) => {
@@ -396,7 +396,14 @@ impl Derivatives {
                 }
             }
         };
-        self.see(h, period, s, d);
+        let first_in_cell = self.first_in_cell(h, period, s, d);
+        let cell = self.timeline.entry((period, s)).or_default();
+        cell.urls += 1;
+        cell.distinct += u64::from(first_in_cell);
+        if self.carry.cell_message != Some(((period, s), row.message)) {
+            self.carry.cell_message = Some(((period, s), row.message));
+            cell.messages.insert(row.message);
+        }
         if d == NO_DOMAIN {
             return;
         }
