@@ -176,6 +176,9 @@ pub(crate) struct Edge {
     pub last: Option<i64>,
     /// The years it has URLs in, sorted.
     pub years: Vec<u32>,
+    /// The year last added to `years` (0: none), checked before them:
+    /// they lie elsewhere in memory, and rows come mostly in date order.
+    pub recent: u32,
 }
 
 /// The derivatives of a set of rows, mergeable.
@@ -427,12 +430,11 @@ impl Derivatives {
             e.first = min_opt(e.first, t);
             e.last = max_opt(e.last, t);
             if let Some(y) = period.year() {
-                // (Rows come mostly in date order: the year is most often
-                // the last one already there.)
-                if e.years.last() != Some(&y) {
+                if e.recent != y {
                     if let Err(i) = e.years.binary_search(&y) {
                         e.years.insert(i, y);
                     }
+                    e.recent = y;
                 }
             }
         }

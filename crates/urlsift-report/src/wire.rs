@@ -332,6 +332,7 @@ impl Derivatives {
                 first: r.i()?,
                 last: r.i()?,
                 years: Vec::new(),
+                recent: 0,
             };
             for _ in 0..r.len()? {
                 e.years
