@@ -136,31 +136,33 @@ impl Tables {
         for &dom in d.hosts.values() {
             hosts[dom as usize] += 1;
         }
-        let mut domains: Vec<DomainRow> = d
-            .domains
-            .iter()
-            .enumerate()
-            .map(|(i, (name, c))| DomainRow {
-                domain: String::from(&**name),
-                urls: c.urls,
-                distinct_urls: c.distinct,
-                hosts: hosts[i],
-                first_date: c
-                    .first
-                    .as_ref()
-                    .and_then(|f| ts(Some(f.0).filter(|&t| t != i64::MAX))),
-                last_date: ts(c.last),
-                first_url: c
-                    .first
-                    .as_ref()
-                    .map(|f| String::from(&*f.1))
-                    .unwrap_or_default(),
-            })
-            .collect();
-        domains.sort_unstable_by(|a, b| b.urls.cmp(&a.urls).then_with(|| a.domain.cmp(&b.domain)));
         // Each domain's and group's place in the order of names: the rows
         // below are sorted on these numbers, their names copied once.
         let domain_rank = rank(d.domains.len(), |i| &d.domains[i].0);
+        let mut order: Vec<usize> = (0..d.domains.len()).collect();
+        order.sort_unstable_by_key(|&i| (std::cmp::Reverse(d.domains[i].1.urls), domain_rank[i]));
+        let domains: Vec<DomainRow> = order
+            .into_iter()
+            .map(|i| {
+                let (name, c) = &d.domains[i];
+                DomainRow {
+                    domain: String::from(&**name),
+                    urls: c.urls,
+                    distinct_urls: c.distinct,
+                    hosts: hosts[i],
+                    first_date: c
+                        .first
+                        .as_ref()
+                        .and_then(|f| ts(Some(f.0).filter(|&t| t != i64::MAX))),
+                    last_date: ts(c.last),
+                    first_url: c
+                        .first
+                        .as_ref()
+                        .map(|f| String::from(&*f.1))
+                        .unwrap_or_default(),
+                }
+            })
+            .collect();
         let group_rank = rank(d.groups.len(), |i| &d.groups[i]);
         let yk = |y: Option<u32>| y.unwrap_or(u32::MAX);
         // (The accumulator's keys are a year and a domain: one row each.)
@@ -317,16 +319,9 @@ impl Tables {
     /// The nodes of the graph: groups then domains, each sorted, with the
     /// years of their edges.
     fn nodes(&self) -> Nodes<'_> {
-        // Sorted by name, each node's rows are one run. (The rows come
-        // sorted by group from `Tables::new`, which a stable sort finds in
-        // one pass; the fields are public, so it is not assumed.)
-        let mut by_group: Vec<&GroupRow> = self.groups.iter().collect();
-        by_group.sort_by(|a, b| a.group.cmp(&b.group));
-        let mut by_domain: Vec<&GroupRow> = self.groups.iter().collect();
-        by_domain.sort_unstable_by(|a, b| a.domain.cmp(&b.domain));
         (
-            nodes_of(by_group.into_iter(), |r| &r.group),
-            nodes_of(by_domain.into_iter(), |r| &r.domain),
+            nodes_of(&self.groups, |r| &r.group),
+            nodes_of(&self.groups, |r| &r.domain),
         )
     }
 
@@ -548,20 +543,31 @@ type Node<'a> = (&'a str, Vec<u32>);
 /// The graph's group nodes and domain nodes.
 type Nodes<'a> = (Vec<Node<'a>>, Vec<Node<'a>>);
 
-/// The nodes of `rows`, which come sorted by `name`: one per run of rows
-/// of one name, with the years of its rows sorted, once each.
-fn nodes_of<'a>(
-    rows: impl Iterator<Item = &'a GroupRow>,
-    name: impl Fn(&'a GroupRow) -> &'a str,
-) -> Vec<Node<'a>> {
+/// The nodes of `rows` named by `name`, sorted by it, each with the years
+/// of its rows sorted, once each. The rows are gathered by name through a
+/// table of the distinct names, which alone are sorted: sorting the rows
+/// themselves by name compared strings kept apart in memory for every
+/// pair met (a cache miss each, tens of thousands of rows a large
+/// archive). Rows of one name that come one after the other (as the rows
+/// of a group do from [`Tables::new`]) are gathered without a look-up.
+fn nodes_of<'a>(rows: &'a [GroupRow], name: impl Fn(&'a GroupRow) -> &'a str) -> Vec<Node<'a>> {
+    let mut ids: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
     let mut out: Vec<Node<'a>> = Vec::new();
+    let mut last: Option<(&'a str, usize)> = None;
     for r in rows {
         let n = name(r);
-        match out.last_mut() {
-            Some((last, years)) if *last == n => years.extend(&r.years),
-            _ => out.push((n, r.years.clone())),
-        }
+        let i = match last {
+            Some((l, i)) if l == n => i,
+            _ => *ids.entry(n).or_insert_with(|| {
+                out.push((n, Vec::new()));
+                out.len() - 1
+            }),
+        };
+        last = Some((n, i));
+        out[i].1.extend(&r.years);
     }
+    // (The names are distinct: an unstable sort gives the one order.)
+    out.sort_unstable_by(|a, b| a.0.cmp(b.0));
     for (_, years) in &mut out {
         years.sort_unstable();
         years.dedup();
