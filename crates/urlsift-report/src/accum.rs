@@ -447,17 +447,19 @@ impl Derivatives {
         if let Some(&d) = self.hosts.get(&key) {
             return d;
         }
-        let name = registrable(host, ip);
-        let d = match self.domain_ids.get(name) {
-            Some(&d) => d,
-            None => {
-                let d = self.domains.len() as u32;
-                self.domains.push((name.into(), Domain::default()));
-                self.domain_ids.insert(name.into(), d);
-                d
-            }
-        };
+        let d = self.domain_index(registrable(host, ip));
         self.hosts.insert(key, d);
+        d
+    }
+
+    /// The index of the domain `name`, a new one the first time.
+    fn domain_index(&mut self, name: &str) -> u32 {
+        if let Some(&d) = self.domain_ids.get(name) {
+            return d;
+        }
+        let d = self.domains.len() as u32;
+        self.domains.push((name.into(), Domain::default()));
+        self.domain_ids.insert(name.into(), d);
         d
     }
 
@@ -548,15 +550,7 @@ impl Derivatives {
         }
         let mut doms = Vec::with_capacity(other.domains.len());
         for (name, d) in other.domains {
-            let i = match self.domain_ids.get(&name) {
-                Some(&i) => i,
-                None => {
-                    let i = self.domains.len() as u32;
-                    self.domain_ids.insert(name.clone(), i);
-                    self.domains.push((name, Domain::default()));
-                    i
-                }
-            };
+            let i = self.domain_index(&name);
             let mine = &mut self.domains[i as usize].1;
             mine.urls += d.urls;
             if let Some((t, u)) = d.first {

@@ -49,13 +49,19 @@ impl W {
         self.0.extend_from_slice(v.as_bytes());
     }
     fn set(&mut self, set: &Set) {
-        let mut v: Vec<u64> = set.iter().copied().collect();
-        v.sort_unstable();
+        self.keyed(set.iter().map(|&h| (h, ())).collect(), |_, ()| {});
+    }
+    /// Entries keyed by distinct hashes: their count, then each key as
+    /// its distance from the one before in sorted order, followed by what
+    /// `value` writes of its value.
+    fn keyed<T>(&mut self, mut v: Vec<(u64, T)>, mut value: impl FnMut(&mut W, T)) {
+        v.sort_unstable_by_key(|&(h, _)| h);
         self.u(v.len() as u64);
         let mut prev = 0;
-        for x in v {
-            self.u(x - prev);
-            prev = x;
+        for (h, x) in v {
+            self.u(h - prev);
+            prev = h;
+            value(self, x);
         }
     }
 }
@@ -114,12 +120,15 @@ impl R<'_> {
         set.reserve(n);
         let mut prev = 0u64;
         for _ in 0..n {
-            prev = prev
-                .checked_add(self.u()?)
-                .ok_or_else(|| self.err("set out of order"))?;
-            set.insert(prev);
+            set.insert(self.key(&mut prev, "set out of order")?);
         }
         Ok(set)
+    }
+    /// The next key of what [`W::keyed`] wrote, `prev` the one before
+    /// (0 at first); `what` says what is out of order.
+    fn key(&mut self, prev: &mut u64, what: &'static str) -> Result<u64, WireError> {
+        *prev = prev.checked_add(self.u()?).ok_or_else(|| self.err(what))?;
+        Ok(*prev)
     }
     fn index(&mut self, below: usize) -> Result<u32, WireError> {
         let v = self.u()?;
@@ -169,17 +178,11 @@ impl Derivatives {
         }
         // The distinct URLs, by hash: each its scheme, domain (plus one; 0
         // for none) and first period, then the pairs of later periods.
-        let mut seen: Vec<(u64, Seen)> = self.seen.iter().map(|(&h, &s)| (h, s)).collect();
-        seen.sort_unstable_by_key(|&(h, _)| h);
-        w.u(seen.len() as u64);
-        let mut prev = 0;
-        for (h, s) in seen {
-            w.u(h - prev);
-            prev = h;
+        w.keyed(self.seen.iter().map(|(&h, &s)| (h, s)).collect(), |w, s| {
             w.u(u64::from(s.scheme));
             w.u(u64::from(s.domain.wrapping_add(1)));
             w.u(u64::from(s.period.0));
-        }
+        });
         let mut more: Vec<(u64, Period)> = self.more_periods.iter().copied().collect();
         more.sort_unstable();
         w.u(more.len() as u64);
@@ -188,15 +191,12 @@ impl Derivatives {
             w.u(u64::from(p.0));
         }
         // The hosts, by hash: each its domain.
-        let mut hosts: Vec<(u64, u32)> = self.hosts.iter().map(|(&h, &d)| (h, d)).collect();
-        hosts.sort_unstable();
-        w.u(hosts.len() as u64);
-        let mut prev = 0;
-        for (h, d) in hosts {
-            w.u(h - prev);
-            prev = h;
-            w.u(u64::from(d));
-        }
+        w.keyed(
+            self.hosts.iter().map(|(&h, &d)| (h, d)).collect(),
+            |w, d| {
+                w.u(u64::from(d));
+            },
+        );
         let by_year = self.by_year_settled();
         w.u(by_year.len() as u64);
         for (&(p, d), &n) in &by_year {
@@ -280,9 +280,7 @@ impl Derivatives {
         }
         let mut prev = 0u64;
         for _ in 0..r.len()? {
-            prev = prev
-                .checked_add(r.u()?)
-                .ok_or_else(|| r.err("URLs out of order"))?;
+            let h = r.key(&mut prev, "URLs out of order")?;
             let scheme = r.index(d.schemes.len())? as u16;
             let domain = match r.index(d.domains.len() + 1)? {
                 0 => NO_DOMAIN,
@@ -290,7 +288,7 @@ impl Derivatives {
             };
             let period = Period(u32::try_from(r.u()?).map_err(|_| r.err("bad period"))?);
             d.seen.insert(
-                prev,
+                h,
                 Seen {
                     scheme,
                     domain,
@@ -308,11 +306,9 @@ impl Derivatives {
         }
         let mut prev = 0u64;
         for _ in 0..r.len()? {
-            prev = prev
-                .checked_add(r.u()?)
-                .ok_or_else(|| r.err("hosts out of order"))?;
+            let h = r.key(&mut prev, "hosts out of order")?;
             let dom = r.index(d.domains.len())?;
-            d.hosts.insert(prev, dom);
+            d.hosts.insert(h, dom);
         }
         for _ in 0..r.len()? {
             let p = Period(u32::try_from(r.u()?).map_err(|_| r.err("bad period"))?);
