@@ -7,9 +7,9 @@
 #
 #   benches/charsets.sh [--size 256M] [--runs 7] [--dir DIR] [--callgrind]
 #
-# BASE=path sets the binary to compare with. Each pair runs RUNS times,
-# alternating; the medians of the CPU time (perf's task-clock, else wall
-# time) and of the paired ratios are printed. With --callgrind, the
+# BASE=path sets the binary to compare with. Each pair runs RUNS rounds of
+# A, B, B, A (tools.sh's bench_pair); the medians of the CPU time
+# (perf's task-clock, else wall time) and of the rounds' ratios are printed. With --callgrind, the
 # instructions of one run of each on a 16M corpus of the same kind
 # (repeatable on a loaded machine). Corpora are kept in DIR (default
 # /tmp/urlsift-bench) and reused. Needs ../shared (gen-corpus).

@@ -7,8 +7,9 @@
 #
 #   benches/fields.sh [--size 256M] [--runs 7] [--dir DIR]
 #
-# Each pair runs RUNS times, alternating; the medians of the time (CPU time
-# with perf, else wall time) and of the paired ratios are printed. Corpora are kept in DIR (default
+# Each pair runs RUNS rounds of A, B, B, A (tools.sh's bench_pair); the
+# medians of the time (CPU time with perf, else wall time) and of the
+# rounds' ratios are printed. Corpora are kept in DIR (default
 # /tmp/urlsift-bench) and reused. Needs ../shared (gen-corpus).
 set -euo pipefail
 size=256M runs=7 dir=/tmp/urlsift-bench

@@ -7,10 +7,10 @@
 #
 #   benches/report.sh [--size 256M] [--runs 7] [--dir DIR]
 #
-# Each pair runs RUNS times, alternating; the medians of the time (CPU time
-# with perf, else wall time) and of the paired ratios are printed. Corpora
-# are kept in DIR (default /tmp/urlsift-bench) and reused. Needs ../shared
-# (gen-corpus).
+# Each pair runs RUNS rounds of A, B, B, A (tools.sh's bench_pair); the
+# medians of the time (CPU time with perf, else wall time) and of the
+# rounds' ratios are printed. Corpora are kept in DIR (default
+# /tmp/urlsift-bench) and reused. Needs ../shared (gen-corpus).
 set -euo pipefail
 size=256M runs=7 dir=/tmp/urlsift-bench
 while [ $# -gt 0 ]; do

@@ -114,19 +114,25 @@ bench_secs() {
 # The median of the numbers on stdin.
 bench_median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-# bench_pair LABEL "A command" "B command": $runs alternating runs of each
-# (bench_secs); prints the medians, the median of the paired ratios and
-# their range, and sets $ratio to that median.
+# bench_pair LABEL "A command" "B command": $runs rounds, each running A,
+# B, B, A (bench_secs); prints the medians of each command's times, the
+# median of the rounds' ratios (A's two times over B's two) and their
+# range, and sets $ratio to that median. The mirrored order cancels what
+# running second is worth: on a shared KVM host (AMD EPYC) the second run
+# of a pair came out 1-3% faster whichever command it was, so with A
+# always first the ratio was that much too high.
 bench_pair() {
-    local label="$1" a="$2" b="$3" ta tb i s
+    local label="$1" a="$2" b="$3" a1 a2 b1 b2 i s
     s="$(mktemp -d)"
     # shellcheck disable=SC2086
     for ((i = 0; i < runs; i++)); do
-        ta=$(bench_secs $a)
-        tb=$(bench_secs $b)
-        echo "$ta" >>"$s/a"
-        echo "$tb" >>"$s/b"
-        awk -v a="$ta" -v b="$tb" 'BEGIN{printf "%.4f\n", a / b}' >>"$s/r"
+        a1=$(bench_secs $a)
+        b1=$(bench_secs $b)
+        b2=$(bench_secs $b)
+        a2=$(bench_secs $a)
+        printf '%s\n%s\n' "$a1" "$a2" >>"$s/a"
+        printf '%s\n%s\n' "$b1" "$b2" >>"$s/b"
+        awk -v a="$a1" -v c="$a2" -v b="$b1" -v d="$b2" 'BEGIN{printf "%.4f\n", (a + c) / (b + d)}' >>"$s/r"
     done
     ratio=$(bench_median <"$s/r")
     printf '%-40s A %6.3f s  B %6.3f s  A/B median %s (range %s-%s)\n' "$label" \

@@ -13,10 +13,11 @@
 #
 #   benches/unwrap.sh [--size 256M] [--runs 7] [--dir DIR] [--no-criterion]
 #
-# Each pair runs RUNS times, alternating; the medians of the CPU time
-# (perf's task-clock, else wall time) and of the paired ratios are
-# printed, with the CPU and the load. Corpora are kept in DIR (default
-# /tmp/urlsift-bench) and reused. Needs ../shared (gen-corpus).
+# Each pair runs RUNS rounds of A, B, B, A (tools.sh's bench_pair); the
+# medians of the CPU time (perf's task-clock, else wall time) and of the
+# rounds' ratios are printed, with the CPU and the load. Corpora are kept
+# in DIR (default /tmp/urlsift-bench) and reused. Needs ../shared
+# (gen-corpus).
 set -euo pipefail
 size=256M runs=7 dir=/tmp/urlsift-bench criterion=1
 while [ $# -gt 0 ]; do
