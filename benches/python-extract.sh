@@ -3,7 +3,8 @@
 # file (target: at most 1.2x the command's time). The mbox is a generated
 # corpus's mail.mbox (gen-corpus --size SIZE --seed 1), kept in DIR
 # (default /tmp/urlsift-bench) and reused. RUNS (10) rounds, each running
-# every row once in turn (a shared machine's load drifts); the median and
+# every row in turn and then in the reverse order (a shared machine's load
+# drifts, and a later run came out faster); the median and
 # best time of each row and the median of its paired ratios to the command
 # (each round's row over the same round's command) are printed.
 #
@@ -27,14 +28,21 @@ bin, mbox, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 size = os.path.getsize(mbox)
 
 def timed(fs):
-    """Each function's times, the runs interleaved, and its last output."""
+    """Each function's times, the runs interleaved, and its last output.
+    A round runs them in order and then in the reverse order, a function's
+    time in it being the mean of its two: on a shared host the later runs
+    of a round came out faster, which favoured the rows after the first."""
     times = [[] for _ in fs]
     outs = [None] * len(fs)
+    order = list(range(len(fs)))
     for _ in range(runs):
-        for i, f in enumerate(fs):
+        took = [0.0] * len(fs)
+        for i in order + order[::-1]:
             t = time.perf_counter()
-            outs[i] = f()
-            times[i].append(time.perf_counter() - t)
+            outs[i] = fs[i]()
+            took[i] += (time.perf_counter() - t) / 2
+        for i, t in enumerate(took):
+            times[i].append(t)
     return times, outs
 
 def command(*flags):
