@@ -373,33 +373,30 @@ impl Derivatives {
         if let Some(t) = t {
             self.early(t, text);
         }
-        let scheme = url.scheme();
-        let s = match self
-            .schemes
-            .iter()
-            .position(|n| n.eq_ignore_ascii_case(scheme))
-        {
-            Some(i) => i,
-            None => {
-                self.schemes.push(scheme.to_ascii_lowercase().into());
-                self.schemes.len() - 1
+        // A URL met before is counted under the scheme and domain kept
+        // with it: no look-up of its host (archives quote their links).
+        let (s, d, first_in_cell) = match self.seen.get(&h).copied() {
+            Some(seen) => {
+                let again = seen.period != period && self.more_periods.insert((h, period));
+                (seen.scheme, seen.domain, again)
             }
-        } as u16;
-        let d = match host_of(url) {
-            None => NO_DOMAIN,
-            Some((host, ip)) => {
-                let key = hash(&[host.as_bytes()]);
-                match self.carry.host.filter(|h| h.0 == key) {
-                    Some((_, d)) => d,
-                    None => {
-                        let d = self.domain_of_host(key, &host, ip);
-                        self.carry.host = Some((key, d));
-                        d
-                    }
+            None => {
+                let s = self.scheme_index(url.scheme());
+                let d = self.domain_of_url(url);
+                self.seen.insert(
+                    h,
+                    Seen {
+                        scheme: s,
+                        domain: d,
+                        period,
+                    },
+                );
+                if d != NO_DOMAIN {
+                    self.domains[d as usize].1.distinct += 1;
                 }
+                (s, d, true)
             }
         };
-        let first_in_cell = self.first_in_cell(h, period, s, d);
         let cell = self.timeline.entry((period, s)).or_default();
         cell.urls += 1;
         cell.distinct += u64::from(first_in_cell);
@@ -439,6 +436,36 @@ impl Derivatives {
             }
         }
         self.carry.groups = ids;
+    }
+
+    /// The index of the scheme `name` (any case), a new one the first time.
+    fn scheme_index(&mut self, name: &str) -> u16 {
+        match self
+            .schemes
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))
+        {
+            Some(i) => i as u16,
+            None => {
+                self.schemes.push(name.to_ascii_lowercase().into());
+                (self.schemes.len() - 1) as u16
+            }
+        }
+    }
+
+    /// The index of the domain `url` is counted under, [`NO_DOMAIN`] for
+    /// none (the last host met is checked before the table of hosts).
+    fn domain_of_url(&mut self, url: &Url<'_>) -> u32 {
+        let Some((host, ip)) = host_of(url) else {
+            return NO_DOMAIN;
+        };
+        let key = hash(&[host.as_bytes()]);
+        if let Some((_, d)) = self.carry.host.filter(|h| h.0 == key) {
+            return d;
+        }
+        let d = self.domain_of_host(key, &host, ip);
+        self.carry.host = Some((key, d));
+        d
     }
 
     /// The domain of the host whose [`hash`] is `key` (interned the first
