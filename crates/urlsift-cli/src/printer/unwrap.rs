@@ -23,10 +23,15 @@ pub fn shown<'a>(unwrapped: Option<&'a Unwrapped>, reading: &'a [u8]) -> &'a [u8
 /// `,"target":...,"via":[...]` of a JSON object (`null` and `[]` for a
 /// link that is no wrapper, `None`).
 pub fn json_fields(out: &mut Vec<u8>, u: Option<&Unwrapped>) {
+    let Some(u) = u else {
+        // Nearly every URL: no wrapper, written at once.
+        out.extend_from_slice(b",\"target\":null,\"via\":[]");
+        return;
+    };
     out.extend_from_slice(b",\"target\":");
-    json_opt(out, u.and_then(Unwrapped::target));
+    json_opt(out, u.target());
     out.extend_from_slice(b",\"via\":[");
-    for (i, kind) in u.into_iter().flat_map(Unwrapped::via).enumerate() {
+    for (i, kind) in u.via().enumerate() {
         if i > 0 {
             out.push(b',');
         }
