@@ -189,7 +189,10 @@ fn unwrap_found(url: &[u8], first: (&'static Rule, Parts)) -> Unwrapped {
     let mut link = url;
     let mut found = Some(first);
     while out.hops.len() < MAX_DEPTH {
-        let Some((rule, parts)) = found.take().or_else(|| find(link)) else {
+        let Some((rule, parts)) = found
+            .take()
+            .or_else(|| may_wrap(link).then(|| find(link)).flatten())
+        else {
             break;
         };
         out.hops.push(Hop {
