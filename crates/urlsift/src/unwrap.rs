@@ -484,38 +484,20 @@ fn may_wrap_short(s: &[u8], after: usize) -> Option<bool> {
     if stops & within != 0 {
         return Some(true);
     }
-    let d = dots & within;
-    if d == 0 {
-        // One label: no registered name.
-        return Some(false);
+    // The last three dots, last first, for the one rule of registered
+    // names.
+    let mut d = dots & within;
+    let mut last = [usize::MAX; 3];
+    for slot in &mut last {
+        if d == 0 {
+            break;
+        }
+        let k = 31 - d.leading_zeros();
+        *slot = after + k as usize;
+        d &= !(1 << k);
     }
-    let last = 31 - d.leading_zeros();
-    let earlier = d & !(1 << last);
-    let start = if earlier == 0 {
-        0
-    } else {
-        32 - earlier.leading_zeros()
-    };
-    let name = &s[after + start as usize..after + last as usize];
-    let co_or_com = match *name {
-        [a, b] => u16::from_le_bytes([a, b]) | 0x2020 == u16::from_le_bytes(*b"co"),
-        [a, b, c] => u32::from_le_bytes([a, b, c, 0]) | 0x20_2020 == u32::from_le_bytes(*b"com\0"),
-        _ => false,
-    };
-    if earlier != 0 && len - last == 3 && co_or_com {
-        // `co.uk`, `com.au`: the name is the label before.
-        let before = 31 - earlier.leading_zeros();
-        let third = earlier & !(1 << before);
-        let start = if third == 0 {
-            0
-        } else {
-            32 - third.leading_zeros()
-        };
-        return Some(rules::known_name(
-            &s[after + start as usize..after + before as usize],
-        ));
-    }
-    Some(rules::known_name(name))
+    let host = (after, after + len as usize);
+    Some(registered_name(s, host, last).is_some_and(rules::known_name))
 }
 
 /// The rule serving `url`, if any, and the URL's pieces (asked of the
