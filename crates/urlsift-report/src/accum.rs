@@ -299,30 +299,39 @@ impl Derivatives {
     /// cell the first time it is met, and in a cell the first time it is
     /// met in that period.
     fn see(&mut self, h: u64, period: Period, scheme: u16, domain: u32) {
-        if self.first_in_cell(h, period, scheme, domain) {
+        if self.meet(h, period, |_| (scheme, domain)).2 {
             self.timeline.entry((period, scheme)).or_default().distinct += 1;
         }
     }
 
-    /// [`Derivatives::see`] but for the cell: whether the URL is met for
-    /// the first time in its cell, for the caller to count (which holds
-    /// the cell at hand).
-    fn first_in_cell(&mut self, h: u64, period: Period, scheme: u16, domain: u32) -> bool {
-        use std::collections::hash_map::Entry;
-        match self.seen.entry(h) {
-            Entry::Vacant(v) => {
-                v.insert(Seen {
-                    scheme,
-                    domain,
-                    period,
-                });
-                if domain != NO_DOMAIN {
-                    self.domains[domain as usize].1.distinct += 1;
-                }
-                true
-            }
-            Entry::Occupied(o) => o.get().period != period && self.more_periods.insert((h, period)),
+    /// Meets the URL `h` in `period`: its scheme and domain, and whether it
+    /// is met for the first time in that period's cell, for the caller to
+    /// count (which holds the cell at hand). A URL met before is counted
+    /// under the scheme and domain kept with it; a new one under what
+    /// `new` gives, and counted distinct in the whole and its domain.
+    fn meet(
+        &mut self,
+        h: u64,
+        period: Period,
+        new: impl FnOnce(&mut Self) -> (u16, u32),
+    ) -> (u16, u32, bool) {
+        if let Some(seen) = self.seen.get(&h).copied() {
+            let again = seen.period != period && self.more_periods.insert((h, period));
+            return (seen.scheme, seen.domain, again);
         }
+        let (scheme, domain) = new(self);
+        self.seen.insert(
+            h,
+            Seen {
+                scheme,
+                domain,
+                period,
+            },
+        );
+        if domain != NO_DOMAIN {
+            self.domains[domain as usize].1.distinct += 1;
+        }
+        (scheme, domain, true)
     }
 
     /// Counts one URL. A row whose URL is not valid under RFC 1738's
@@ -373,30 +382,11 @@ impl Derivatives {
         if let Some(t) = t {
             self.early(t, text);
         }
-        // A URL met before is counted under the scheme and domain kept
-        // with it: no look-up of its host (archives quote their links).
-        let (s, d, first_in_cell) = match self.seen.get(&h).copied() {
-            Some(seen) => {
-                let again = seen.period != period && self.more_periods.insert((h, period));
-                (seen.scheme, seen.domain, again)
-            }
-            None => {
-                let s = self.scheme_index(url.scheme());
-                let d = self.domain_of_url(url);
-                self.seen.insert(
-                    h,
-                    Seen {
-                        scheme: s,
-                        domain: d,
-                        period,
-                    },
-                );
-                if d != NO_DOMAIN {
-                    self.domains[d as usize].1.distinct += 1;
-                }
-                (s, d, true)
-            }
-        };
+        // A URL met before needs no look-up of its host (archives quote
+        // their links).
+        let (s, d, first_in_cell) = self.meet(h, period, |me| {
+            (me.scheme_index(url.scheme()), me.domain_of_url(url))
+        });
         let cell = self.timeline.entry((period, s)).or_default();
         cell.urls += 1;
         cell.distinct += u64::from(first_in_cell);
