@@ -174,11 +174,56 @@ pub(crate) struct Edge {
     pub urls: u64,
     pub first: Option<i64>,
     pub last: Option<i64>,
-    /// The years it has URLs in, sorted.
-    pub years: Vec<u32>,
-    /// The year last added to `years` (0: none), checked before them:
-    /// they lie elsewhere in memory, and rows come mostly in date order.
-    pub recent: u32,
+    /// The years it has URLs in.
+    pub years: Years,
+}
+
+/// A set of years: those of 1970-2033 as the bits of one word, held in
+/// the edge itself (a year is added at every URL, and a large archive's
+/// edges outgrow the caches: a list elsewhere in memory was a cache miss
+/// more a URL), any other in a sorted list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Years {
+    bits: u64,
+    others: Vec<u32>,
+}
+
+impl Years {
+    /// The year of the lowest bit.
+    const BASE: u32 = 1970;
+
+    /// Adds `y`.
+    pub fn insert(&mut self, y: u32) {
+        match y.checked_sub(Self::BASE) {
+            Some(k) if k < 64 => self.bits |= 1 << k,
+            _ => {
+                if let Err(i) = self.others.binary_search(&y) {
+                    self.others.insert(i, y);
+                }
+            }
+        }
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.bits.count_ones() as usize + self.others.len()
+    }
+
+    /// The years, in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let before = self.others.partition_point(|&y| y < Self::BASE);
+        let bits = self.bits;
+        let (early, late) = self.others.split_at(before);
+        early
+            .iter()
+            .copied()
+            .chain(
+                (0..64)
+                    .filter(move |k| bits >> k & 1 == 1)
+                    .map(|k| Self::BASE + k),
+            )
+            .chain(late.iter().copied())
+    }
 }
 
 /// The derivatives of a set of rows, mergeable.
@@ -233,8 +278,8 @@ pub struct Derivatives {
 /// timeline cell it went to (the URLs of a message come one after the
 /// other, and a set already holding a key is left alone, so these sets
 /// are looked up once a message, not once a URL), the indices of the
-/// last row's groups (interned once a message), and the buffer URLs are
-/// normalized into (no allocation a row).
+/// last row's groups (interned once a message), the last date's period,
+/// and the buffer URLs are normalized into (no allocation a row).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Carry {
     message: Option<u64>,
@@ -243,6 +288,8 @@ pub(crate) struct Carry {
     groups: Vec<u32>,
     /// The last host met (its hash) and its domain.
     host: Option<(u64, u32)>,
+    /// The last date met and its period.
+    period: Option<(Timestamp, Period)>,
     normalized: Vec<u8>,
 }
 
@@ -364,7 +411,19 @@ impl Derivatives {
     fn add_parsed(&mut self, text: &str, url: &Url<'_>, row: &Row<'_>) {
         let h = hash(&[text.as_bytes()]);
         let t = row.date.map(Timestamp::unix_seconds);
-        let period = row.date.map_or(Period::UNDATED, Period::of);
+        let period = match row.date {
+            None => Period::UNDATED,
+            // The URLs of a message share its date: its period is worked
+            // out (divisions) once a message.
+            Some(d) => match self.carry.period {
+                Some((at, p)) if at == d => p,
+                _ => {
+                    let p = Period::of(d);
+                    self.carry.period = Some((d, p));
+                    p
+                }
+            },
+        };
         self.urls += 1;
         if t.is_none() {
             self.undated += 1;
@@ -417,12 +476,7 @@ impl Derivatives {
             e.first = min_opt(e.first, t);
             e.last = max_opt(e.last, t);
             if let Some(y) = period.year() {
-                if e.recent != y {
-                    if let Err(i) = e.years.binary_search(&y) {
-                        e.years.insert(i, y);
-                    }
-                    e.recent = y;
-                }
+                e.years.insert(y);
             }
         }
         self.carry.groups = ids;
@@ -614,10 +668,8 @@ impl Derivatives {
             mine.urls += e.urls;
             mine.first = min_opt(mine.first, e.first);
             mine.last = max_opt(mine.last, e.last);
-            for y in e.years {
-                if let Err(i) = mine.years.binary_search(&y) {
-                    mine.years.insert(i, y);
-                }
+            for y in e.years.iter() {
+                mine.years.insert(y);
             }
         }
     }

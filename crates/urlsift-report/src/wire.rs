@@ -216,7 +216,7 @@ impl Derivatives {
             w.i(e.first);
             w.i(e.last);
             w.u(e.years.len() as u64);
-            for &y in &e.years {
+            for y in e.years.iter() {
                 w.u(u64::from(y));
             }
         }
@@ -327,12 +327,11 @@ impl Derivatives {
                 urls: r.u()?,
                 first: r.i()?,
                 last: r.i()?,
-                years: Vec::new(),
-                recent: 0,
+                years: Default::default(),
             };
             for _ in 0..r.len()? {
                 e.years
-                    .push(u32::try_from(r.u()?).map_err(|_| r.err("bad year"))?);
+                    .insert(u32::try_from(r.u()?).map_err(|_| r.err("bad year"))?);
             }
             d.edges.insert((g, dom), e);
         }
