@@ -305,14 +305,20 @@ fn max_opt(a: Option<i64>, b: Option<i64>) -> Option<i64> {
 }
 
 /// The earlier of two first URLs (dated before undated, then by text).
-fn first_of(a: &mut Option<(i64, Box<str>)>, t: i64, url: &str) {
+fn first_of(a: &mut Option<(i64, Box<str>)>, t: i64, url: &[u8]) {
     let better = match a {
         None => true,
-        Some((at, au)) => (t, url) < (*at, &**au),
+        Some((at, au)) => (t, url) < (*at, au.as_bytes()),
     };
     if better {
-        *a = Some((t, url.into()));
+        *a = Some((t, text(url)));
     }
+}
+
+/// A normalized URL's bytes as text (ASCII: they are kept as bytes until
+/// a URL is kept, which few are).
+fn text(url: &[u8]) -> Box<str> {
+    String::from_utf8_lossy(url).into()
 }
 
 fn intern(ids: &mut HashMap<Box<str>, u32>, names: &mut Vec<Box<str>>, name: &str) -> u32 {
@@ -390,17 +396,14 @@ impl Derivatives {
         let mut buf = std::mem::take(&mut self.carry.normalized);
         buf.clear();
         found.normalize_into(&mut buf);
-        // (ASCII: a parsed URL normalized.)
-        if let Ok(norm) = std::str::from_utf8(&buf) {
-            if found.host().is_some() {
-                // The normalized form's scheme and host are these in lower
-                // case (a host holds no escape): no second parse for them.
-                self.add_parsed(norm, &found, row);
-            } else if let Ok(url) = Url::parse(norm) {
-                // A `mailto:` or `news:` address's domain is read from the
-                // text, whose escapes normalizing decoded.
-                self.add_parsed(norm, &url, row);
-            }
+        if found.host().is_some() {
+            // The normalized form's scheme and host are these in lower
+            // case (a host holds no escape): no second parse for them.
+            self.add_parsed(&buf, &found, row);
+        } else if let Ok(url) = Url::parse_bytes(&buf) {
+            // A `mailto:` or `news:` address's domain is read from the
+            // text, whose escapes normalizing decoded.
+            self.add_parsed(&buf, &url, row);
         }
         self.carry.normalized = buf;
     }
@@ -408,8 +411,8 @@ impl Derivatives {
     /// Counts the URL whose normalized text is `text`; `url` is it parsed,
     /// or the URL it normalizes when that has a host (scheme and host
     /// are read without regard to case).
-    fn add_parsed(&mut self, text: &str, url: &Url<'_>, row: &Row<'_>) {
-        let h = hash(&[text.as_bytes()]);
+    fn add_parsed(&mut self, text: &[u8], url: &Url<'_>, row: &Row<'_>) {
+        let h = hash(&[text]);
         let t = row.date.map(Timestamp::unix_seconds);
         let period = match row.date {
             None => Period::UNDATED,
@@ -567,19 +570,19 @@ impl Derivatives {
     }
 
     /// Keeps `url` among the earliest if it is.
-    fn early(&mut self, t: i64, url: &str) {
+    fn early(&mut self, t: i64, url: &[u8]) {
         let e = &mut self.earliest;
-        if e.len() == EARLIEST && (t, url) >= (e[EARLIEST - 1].0, &*e[EARLIEST - 1].1) {
+        if e.len() == EARLIEST && (t, url) >= (e[EARLIEST - 1].0, e[EARLIEST - 1].1.as_bytes()) {
             return;
         }
-        if let Some(i) = e.iter().position(|(_, u)| **u == *url) {
+        if let Some(i) = e.iter().position(|(_, u)| u.as_bytes() == url) {
             if e[i].0 <= t {
                 return;
             }
             e.remove(i);
         }
-        let at = e.partition_point(|(et, eu)| (*et, &**eu) < (t, url));
-        e.insert(at, (t, url.into()));
+        let at = e.partition_point(|(et, eu)| (*et, eu.as_bytes()) < (t, url));
+        e.insert(at, (t, text(url)));
         e.truncate(EARLIEST);
     }
 
@@ -600,7 +603,7 @@ impl Derivatives {
         self.messages.extend(other.messages);
         self.inputs.extend(other.inputs);
         for (t, u) in other.earliest {
-            self.early(t, &u);
+            self.early(t, u.as_bytes());
         }
         let schemes: Vec<u16> = other
             .schemes
@@ -625,7 +628,7 @@ impl Derivatives {
             let mine = &mut self.domains[i as usize].1;
             mine.urls += d.urls;
             if let Some((t, u)) = d.first {
-                first_of(&mut mine.first, t, &u);
+                first_of(&mut mine.first, t, u.as_bytes());
             }
             mine.last = max_opt(mine.last, d.last);
             doms.push(i);
@@ -740,7 +743,7 @@ mod tests {
     fn earliest_keeps_each_url_once_at_its_first_date() {
         let mut d = Derivatives::new();
         for i in 0..40i64 {
-            d.early(1000 - i, &format!("http://a/{}", i % 30));
+            d.early(1000 - i, format!("http://a/{}", i % 30).as_bytes());
         }
         assert_eq!(d.earliest.len(), EARLIEST);
         assert_eq!(d.earliest[0], (961, "http://a/9".into()));

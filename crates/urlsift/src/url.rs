@@ -269,7 +269,10 @@ pub struct Url<'a> {
 impl<'a> Url<'a> {
     /// Parses under the lenient policy.
     pub fn parse(input: &'a str) -> Result<Url<'a>, ParseError> {
-        Url::parse_with(input.as_bytes(), Policy::Lenient)
+        // Text already: no second UTF-8 check, as `parse_with` makes of
+        // bytes (it cost a sixth of a parse).
+        let p = parser::parse(input.as_bytes(), Policy::Lenient)?;
+        Ok(Url { s: input, p })
     }
 
     /// Parses bytes under the lenient policy.
