@@ -26,7 +26,9 @@ pub fn host_of<'a>(url: &Url<'a>) -> Option<(Cow<'a, str>, bool)> {
         false => Cow::Borrowed(s),
     };
     if let Some(h) = url.host() {
-        let s = h.as_str().trim_end_matches('.');
+        // (No trailing dot to trim: the parser takes no host ending in
+        // `.`, under either policy.)
+        let s = h.as_str();
         return (!s.is_empty()).then(|| (lower(s), matches!(h, Host::Number(_))));
     }
     match url.scheme_kind() {
@@ -113,6 +115,8 @@ mod tests {
         );
         assert_eq!(dom("gopher://10.0.0.1:70/").as_deref(), Some("10.0.0.1"));
         assert_eq!(dom("telnet://localhost/").as_deref(), Some("localhost"));
+        // The parser takes no host with a final dot.
+        assert!(Url::parse("http://www.example.com./x").is_err());
         assert_eq!(dom("mailto:Jim@Info.CERN.ch").as_deref(), Some("cern.ch"));
         assert_eq!(
             dom("news:3d9s2p$q1@info.example.ch").as_deref(),
