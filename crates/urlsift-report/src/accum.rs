@@ -311,13 +311,13 @@ fn first_of(a: &mut Option<(i64, Box<str>)>, t: i64, url: &[u8]) {
         Some((at, au)) => (t, url) < (*at, au.as_bytes()),
     };
     if better {
-        *a = Some((t, text(url)));
+        *a = Some((t, url_text(url)));
     }
 }
 
 /// A normalized URL's bytes as text (ASCII: they are kept as bytes until
 /// a URL is kept, which few are).
-fn text(url: &[u8]) -> Box<str> {
+fn url_text(url: &[u8]) -> Box<str> {
     String::from_utf8_lossy(url).into()
 }
 
@@ -582,7 +582,7 @@ impl Derivatives {
             e.remove(i);
         }
         let at = e.partition_point(|(et, eu)| (*et, eu.as_bytes()) < (t, url));
-        e.insert(at, (t, text(url)));
+        e.insert(at, (t, url_text(url)));
         e.truncate(EARLIEST);
     }
 

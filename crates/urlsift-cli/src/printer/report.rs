@@ -12,16 +12,17 @@ use urlsift_report::{groups_of, input_key, message_key, Derivatives, Row};
 
 use super::{InputName, Recs};
 
-/// The URLs of (part of) an input, to be counted.
+/// The URLs of (part of) an input, to be counted: a [`Found`] is kept in
+/// the records of one input (an archive's member is an input of its own),
+/// see [`Recs`].
 #[derive(Clone, Debug, Default)]
 pub struct Found {
     /// The URLs' texts, one after the other.
     text: String,
-    /// Where each URL ends in `text`, its message, and its input's key.
-    rows: Vec<(usize, Option<Arc<MessageInfo>>, u64)>,
-    /// The key of the input these URLs are found in (a [`Found`] is kept
-    /// in the records of one input, see [`Recs`]), worked out at its
-    /// first URL: a hash of the path a URL cost 1% of a report's run.
+    /// Where each URL ends in `text`, and its message.
+    rows: Vec<(usize, Option<Arc<MessageInfo>>)>,
+    /// The input's key, worked out at its first URL (a hash of the path
+    /// a URL cost 1% of a report's run).
     input: Option<u64>,
 }
 
@@ -31,7 +32,7 @@ impl Found {
         let base = self.text.len();
         self.text.push_str(&other.text);
         self.rows
-            .extend(other.rows.into_iter().map(|(e, m, i)| (e + base, m, i)));
+            .extend(other.rows.into_iter().map(|(e, m)| (e + base, m)));
         self.input = self.input.or(other.input);
     }
 }
@@ -42,32 +43,34 @@ pub fn add(recs: &mut Recs, name: &InputName, m: &Match, reading: &[u8]) {
         return;
     };
     let found = recs.report.get_or_insert_with(Box::default);
-    let input = *found.input.get_or_insert_with(|| match name.stdin {
+    found.input.get_or_insert_with(|| match name.stdin {
         true => input_key(b"-", None),
         false => input_key(name.path(), name.member()),
     });
     found.text.push_str(url);
     found
         .rows
-        .push((found.text.len(), m.shared_message().cloned(), input));
+        .push((found.text.len(), m.shared_message().cloned()));
 }
 
 /// Counts the URLs of `found` into `into`.
 pub fn count(into: &mut Option<Box<Derivatives>>, found: Option<Box<Found>>) {
     let Some(found) = found else { return };
+    // (No key only where no URL was kept.)
+    let input = found.input.unwrap_or_default();
     let d = into.get_or_insert_with(Box::default);
     let mut groups = Vec::new();
     let mut start = 0;
     // The message of the row before, and what was read of it: the URLs of
     // a message come one after the other, so its key (a hash of its
     // `Message-ID`), date and groups are read once a message.
-    let mut last: Option<(*const MessageInfo, u64)> = None;
+    let mut last: Option<*const MessageInfo> = None;
     let (mut date, mut message) = (None, 0);
-    for (end, info, input) in &found.rows {
+    for (end, info) in &found.rows {
         let url = &found.text[start..*end];
         start = *end;
         let info = info.as_deref();
-        let this = (info.map_or(std::ptr::null(), std::ptr::from_ref), *input);
+        let this = info.map_or(std::ptr::null(), std::ptr::from_ref);
         if last != Some(this) {
             last = Some(this);
             date = info.and_then(MessageInfo::date).map(|d| d.0);
@@ -76,14 +79,14 @@ pub fn count(into: &mut Option<Box<Derivatives>>, found: Option<Box<Found>>) {
                 info.and_then(MessageInfo::list_id),
                 &mut groups,
             );
-            message = message_key(*input, info.and_then(MessageInfo::message_id), date);
+            message = message_key(input, info.and_then(MessageInfo::message_id), date);
         }
         d.add(&Row {
             url,
             date,
             groups: &groups,
             message,
-            input: *input,
+            input,
         });
     }
 }
