@@ -294,27 +294,16 @@ impl<'a> Cursor<'a> {
 
     /// `login = [ user [ ":" password ] "@" ] hostport` (section 3.1).
     /// When the hostport reading is taken, returns where the user reading
-    /// died, for the caller to combine with later errors.
-    fn login(&mut self, p: &mut Parts) -> R<Option<ParseError>> {
+    /// began: its error ([`Cursor::user_error`]) is read again only when
+    /// a later error is to be combined with it, which is rare.
+    fn login(&mut self, p: &mut Parts) -> R<Option<usize>> {
         let start = self.pos;
-        let saved = self.w;
-        let mut colon = None;
-        let user = loop {
-            let rule = if colon.is_some() { "password" } else { "user" };
-            if let Err(e) = self.run(class::USER, rule) {
-                break Err(e);
-            }
-            match self.peek() {
-                Some(b':') if colon.is_none() => {
-                    colon = Some(self.pos);
-                    self.pos += 1;
-                }
-                Some(b'@') => break Ok(self.pos),
-                _ => break Err(self.unexpected()),
-            }
-        };
-        match user {
-            Ok(at) => {
+        // The user reading ends at an `@` or dies: with none left (nearly
+        // every URL) it dies, and only the hostport reading is run. The
+        // user reading's pass and its error were a sixth of the parse of
+        // an `https` URL, whose generic reading tries a login.
+        if memchr::memchr(b'@', &self.s[start..]).is_some() {
+            if let Some((at, colon)) = self.user(start) {
                 match colon {
                     Some(c) => {
                         p.user = Span::new(start, c);
@@ -327,15 +316,66 @@ impl<'a> Cursor<'a> {
                 }
                 self.pos = at + 1;
                 self.hostport(p)?;
-                Ok(None)
+                return Ok(None);
             }
-            Err(ue) => {
-                self.pos = start;
-                self.w = saved;
-                match self.hostport(p) {
-                    Ok(()) => Ok(Some(ue)),
-                    Err(he) => Err(later(he, ue)),
+        }
+        match self.hostport(p) {
+            Ok(()) => Ok(Some(start)),
+            Err(he) => Err(later(he, self.user_error(start))),
+        }
+    }
+
+    /// The `user [ ":" password ] "@"` reading from `start`: where its `@`
+    /// and `:` are, with the cursor and warnings as it leaves them, or
+    /// `None` with them as they were.
+    fn user(&mut self, start: usize) -> Option<(usize, Option<usize>)> {
+        let saved = self.w;
+        let mut colon = None;
+        self.pos = start;
+        loop {
+            let rule = if colon.is_some() { "password" } else { "user" };
+            if self.run(class::USER, rule).is_err() {
+                break;
+            }
+            match self.peek() {
+                Some(b':') if colon.is_none() => {
+                    colon = Some(self.pos);
+                    self.pos += 1;
                 }
+                Some(b'@') => return Some((self.pos, colon)),
+                _ => break,
+            }
+        }
+        self.pos = start;
+        self.w = saved;
+        None
+    }
+
+    /// Where the user reading from `start` dies (it does: [`Cursor::login`]
+    /// took the hostport reading), read on a copy of the cursor.
+    #[cold]
+    #[inline(never)]
+    fn user_error(&self, start: usize) -> ParseError {
+        let mut c = Cursor {
+            s: self.s,
+            pos: start,
+            lenient: self.lenient,
+            w: self.w,
+            rule: self.rule,
+            scheme: self.scheme,
+        };
+        let mut colon = false;
+        loop {
+            let rule = if colon { "password" } else { "user" };
+            if let Err(e) = c.run(class::USER, rule) {
+                return e;
+            }
+            match c.peek() {
+                Some(b':') if !colon => {
+                    colon = true;
+                    c.pos += 1;
+                }
+                _ => return c.unexpected(),
             }
         }
     }
@@ -410,7 +450,7 @@ impl<'a> Cursor<'a> {
         self.slashes()?;
         let fallback = self.login(p)?;
         self.ftp_rest(p)
-            .map_err(|e| fallback.map_or(e, |u| later(e, u)))
+            .map_err(|e| fallback.map_or(e, |u| later(e, self.user_error(u))))
     }
 
     fn ftp_rest(&mut self, p: &mut Parts) -> R<()> {
@@ -516,7 +556,8 @@ impl<'a> Cursor<'a> {
             self.mark_slash(p);
             self.rule = "telneturl";
         }
-        self.end(p).map_err(|e| fallback.map_or(e, |u| later(e, u)))
+        self.end(p)
+            .map_err(|e| fallback.map_or(e, |u| later(e, self.user_error(u))))
     }
 
     /// `waisurl = waisdatabase | waisindex | waisdoc` (3.9):
