@@ -51,5 +51,34 @@ mod tests {
         assert_eq!(&*decode(b"x%4"), b"x%4");
         assert_eq!(&*decode(b"%41"), b"A");
         assert_eq!(&*decode(b"%FF"), &[0xFF][..]);
+        assert_eq!(&*decode(b"%%41%"), b"%A%");
+        assert_eq!(&*decode(b"ab%2fcd%3A%2F%2Fx%zz%41"), b"ab/cd://x%zzA");
+    }
+
+    /// The decoding that copies runs whole gives what one a byte at a time
+    /// gives, on every string of `%`, hex digits and others up to 7 long.
+    #[test]
+    fn runs_copied_whole_decode_as_bytes_one_by_one() {
+        let one_by_one = |input: &[u8]| {
+            let (mut out, mut i) = (Vec::new(), 0);
+            while i < input.len() {
+                match escape_at(input, i) {
+                    Some(v) => (out.push(v), i += 3),
+                    None => (out.push(input[i]), i += 1),
+                };
+            }
+            out
+        };
+        let alphabet = b"%4aFg";
+        for len in 0..=7u32 {
+            for n in 0..alphabet.len().pow(len) {
+                let (mut s, mut k) = (Vec::new(), n);
+                for _ in 0..len {
+                    s.push(alphabet[k % alphabet.len()]);
+                    k /= alphabet.len();
+                }
+                assert_eq!(&*decode(&s), &one_by_one(&s)[..], "{s:?}");
+            }
+        }
     }
 }

@@ -453,11 +453,7 @@ fn find(s: &[u8]) -> Option<(&'static Rule, Parts)> {
     if !rules::known_name(name) {
         return None;
     }
-    let path_end = auth_end
-        + s[auth_end..]
-            .iter()
-            .position(|&b| matches!(b, b'?' | b'#'))
-            .unwrap_or(s.len() - auth_end);
+    let path_end = memchr::memchr2(b'?', b'#', &s[auth_end..]).map_or(s.len(), |k| auth_end + k);
     let query = if s.get(path_end) == Some(&b'?') {
         let end = memchr::memchr(b'#', &s[path_end..]).map_or(s.len(), |k| path_end + k);
         (path_end + 1, end)
@@ -576,7 +572,8 @@ fn base64(text: &[u8]) -> Option<Vec<u8>> {
 fn encode_unsafe(bytes: Vec<u8>) -> String {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let unsafe_octet = |b: u8| b <= 0x20 || b >= 0x7f;
-    if !bytes.iter().any(|&b| unsafe_octet(b)) {
+    // A fold with no early exit, which the compiler makes a vector loop.
+    if !bytes.iter().fold(false, |any, &b| any | unsafe_octet(b)) {
         // Most targets: the bytes are the text (ASCII), no copy.
         return String::from_utf8(bytes).unwrap_or_default();
     }
