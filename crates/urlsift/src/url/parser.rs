@@ -768,6 +768,32 @@ mod tests {
         // no warnings from the abandoned user reading
         let p = ok("ftp://h/", Policy::Lenient);
         assert!(p.warnings.is_empty());
+        let p = ok("ftp://h~x@h/", Policy::Lenient);
+        assert!(p.warnings.contains(WarningKind::Tilde));
+        assert_eq!(ok("ftp://h/~x@y", Policy::Lenient).host, Span::new(6, 7));
+    }
+
+    /// With no `@` left the user reading is not run; its error, read again
+    /// when a later error is combined with it, is the one it would give.
+    #[test]
+    fn s3_1_login_user_error_read_again() {
+        // The password reading outlives a host that ends in a hyphen.
+        assert_eq!(err("ftp://a-:b"), (10, ErrorKind::Incomplete, "password"));
+        // A later error after the hostport reading wins over the user's.
+        assert_eq!(err("ftp://h/a;type=q"), (15, ErrorKind::FtpType, "ftptype"));
+        // The user reading's error wins when it is the later one.
+        assert_eq!(
+            err("telnet://h:2x"),
+            (13, ErrorKind::Incomplete, "password")
+        );
+        assert_eq!(
+            err("telnet://h:2x/"),
+            (13, ErrorKind::Unexpected, "password")
+        );
+        // An `@` after the authority: the user reading runs, and dies.
+        assert_eq!(err("ftp://h-/@"), (8, ErrorKind::LabelEnd, "hostname"));
+        // A bad escape kills the user reading where it stands.
+        assert_eq!(err("ftp://a%zz:b"), (8, ErrorKind::BadEscape, "escape"));
     }
 
     #[test]
