@@ -107,6 +107,49 @@ const fn build() -> [u32; 256] {
 /// The table: `TABLE[b] & MASK != 0` iff byte `b` is in production `MASK`.
 pub static TABLE: [u32; 256] = build();
 
+/// A class as the parser's runs read it: its mask, and its bytes as a
+/// table of low nibbles for a 16-byte lookup: bit `h` of `lo[l]` is set
+/// when the byte `h << 4 | l` is in the class. Every class is ASCII (high
+/// nibbles 0 to 7), so a byte is in it iff `lo[b & 15]` has the bit of its
+/// high nibble: two table look-ups (`pshufb`) test 16 bytes.
+#[derive(Debug)]
+pub(crate) struct Run {
+    pub mask: u32,
+    pub lo: [u8; 16],
+}
+
+impl Run {
+    /// The run of the class `mask`.
+    pub const fn of(mask: u32) -> Run {
+        let table = build();
+        let mut lo = [0u8; 16];
+        let mut b = 0usize;
+        while b < 128 {
+            if table[b] & mask != 0 {
+                lo[b & 15] |= 1 << (b >> 4);
+            }
+            b += 1;
+        }
+        Run { mask, lo }
+    }
+}
+
+/// The classes the parser reads runs of.
+pub(crate) mod run {
+    use super::*;
+    pub(crate) const USER: Run = Run::of(super::USER);
+    pub(crate) const UCHAR: Run = Run::of(super::UCHAR);
+    pub(crate) const XCHAR: Run = Run::of(super::XCHAR);
+    pub(crate) const SEARCH: Run = Run::of(super::SEARCH);
+    pub(crate) const ARTICLE: Run = Run::of(super::ARTICLE);
+    pub(crate) const FIELDNAME: Run = Run::of(super::FIELDNAME);
+    pub(crate) const FIELDVALUE: Run = Run::of(super::FIELDVALUE);
+    /// `fpath`: fsegments and `/`.
+    pub(crate) const FPATH: Run = Run::of(FSEGMENT | SLASH);
+    /// `hpath`: hsegments and `/`.
+    pub(crate) const HPATH: Run = Run::of(HSEGMENT | SLASH);
+}
+
 /// Whether byte `b` belongs to the class `mask` (one of the constants above).
 #[inline(always)]
 pub fn is(b: u8, mask: u32) -> bool {
