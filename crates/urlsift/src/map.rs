@@ -146,21 +146,32 @@ pub(crate) struct Map {
 
 impl Map {
     /// Appends a run starting at decoded offset `run.d`, in `place`.
+    /// Inline, with a change of place out of line: a run is pushed every
+    /// hundred bytes or so of encoded text (each quoted-printable line and
+    /// escape starts one), nearly always in the place of the last.
+    #[inline]
     pub fn push(&mut self, run: Run, place: &Place) {
         self.open = None;
-        match self.places.back_mut() {
-            Some((_, last)) if !self.fresh && last.same(place) => {}
-            Some((d, last)) if *d == run.d => *last = place.clone(),
-            _ => self.places.push_back((run.d, place.clone())),
+        let same = !self.fresh && self.places.back().is_some_and(|(_, last)| last.same(place));
+        if !same {
+            self.enter(run.d, place);
         }
         self.fresh = false;
-        if let Some(last) = self.runs.back_mut() {
-            if last.d == run.d {
-                *last = run;
-                return;
-            }
+        match self.runs.back_mut() {
+            Some(last) if last.d == run.d => *last = run,
+            _ => self.runs.push_back(run),
         }
-        self.runs.push_back(run);
+    }
+
+    /// Starts `place` at decoded offset `d` (replacing the last place when
+    /// it starts there too).
+    #[cold]
+    #[inline(never)]
+    fn enter(&mut self, d: u64, place: &Place) {
+        match self.places.back_mut() {
+            Some((at, last)) if *at == d => *last = place.clone(),
+            _ => self.places.push_back((d, place.clone())),
+        }
     }
 
     /// Appends `len` identity bytes at decoded `d`, raw `r`, extending the
