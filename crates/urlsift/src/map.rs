@@ -146,10 +146,11 @@ pub(crate) struct Map {
 
 impl Map {
     /// Appends a run starting at decoded offset `run.d`, in `place`.
-    /// Inline, with a change of place out of line: a run is pushed every
-    /// hundred bytes or so of encoded text (each quoted-printable line and
-    /// escape starts one), nearly always in the place of the last.
-    #[inline]
+    /// Inlined into its callers, with a change of place out of line: a run
+    /// is pushed every hundred bytes or so of encoded text (each
+    /// quoted-printable line and escape starts one), nearly always in the
+    /// place of the last.
+    #[inline(always)]
     pub fn push(&mut self, run: Run, place: &Place) {
         self.open = None;
         let same = !self.fresh && self.places.back().is_some_and(|(_, last)| last.same(place));
