@@ -55,10 +55,10 @@ mod tests {
         assert_eq!(&*decode(b"ab%2fcd%3A%2F%2Fx%zz%41"), b"ab/cd://x%zzA");
     }
 
-    /// The decoding that copies runs whole gives what one a byte at a time
+    /// `decode` gives what the definition, an escape or a byte at a time,
     /// gives, on every string of `%`, hex digits and others up to 7 long.
     #[test]
-    fn runs_copied_whole_decode_as_bytes_one_by_one() {
+    fn decodes_as_the_definition() {
         let one_by_one = |input: &[u8]| {
             let (mut out, mut i) = (Vec::new(), 0);
             while i < input.len() {

@@ -371,12 +371,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// The `user [ ":" password ] "@"` reading from `start`: where its `@`
+    /// The `user [ ":" password ] "@"` reading from `start` (the cursor): where its `@`
     /// and `:` are, with the cursor and warnings as it leaves them, or
     /// `None` with them as they were.
     fn user(&mut self, start: usize) -> Option<(usize, Option<usize>)> {
         let saved = self.w;
-        self.pos = start;
         let read = self.user_reading().ok();
         if read.is_none() {
             self.pos = start;
@@ -409,12 +408,8 @@ impl<'a> Cursor<'a> {
     #[inline(never)]
     fn user_error(&self, start: usize) -> ParseError {
         let mut c = Cursor {
-            s: self.s,
             pos: start,
-            lenient: self.lenient,
-            w: self.w,
-            rule: self.rule,
-            scheme: self.scheme,
+            ..*self
         };
         match c.user_reading() {
             Err(e) => e,
