@@ -267,7 +267,7 @@ mod sse2 {
 
 /// Value of a `hex` digit, or `None`.
 #[inline]
-pub fn hex_val(b: u8) -> Option<u8> {
+pub const fn hex_val(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'A'..=b'F' => Some(b - b'A' + 10),

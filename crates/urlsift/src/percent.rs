@@ -15,28 +15,50 @@ pub fn decode(input: &[u8]) -> Cow<'_, [u8]> {
         None => return Cow::Borrowed(input),
         Some(i) => i,
     };
-    let mut out = Vec::with_capacity(input.len());
-    out.extend_from_slice(&input[..first]);
-    let mut i = first;
+    // The output is never longer than the input: it is written in place
+    // by index (`j <= i`), with no capacity test a byte as `push` makes.
+    let mut out = input.to_vec();
+    let (mut i, mut j) = (first, first);
     while i < input.len() {
-        if let Some(v) = escape_at(input, i) {
-            out.push(v);
-            i += 3;
-            continue;
-        }
-        out.push(input[i]);
-        i += 1;
+        let (v, step) = match escape_at(input, i) {
+            Some(v) => (v, 3),
+            None => (input[i], 1),
+        };
+        out[j] = v;
+        j += 1;
+        i += step;
     }
+    out.truncate(j);
     Cow::Owned(out)
 }
 
 /// The octet of the escape `%XX` at `input[i]`, if one stands there.
+#[inline]
 pub(crate) fn escape_at(input: &[u8], i: usize) -> Option<u8> {
     if input[i] != b'%' || i + 2 >= input.len() {
         return None;
     }
-    Some(hex_val(input[i + 1])? << 4 | hex_val(input[i + 2])?)
+    // Both digits' values at once: a byte that is no digit has its high
+    // bit set in the table.
+    let (hi, lo) = (
+        HEX[usize::from(input[i + 1])],
+        HEX[usize::from(input[i + 2])],
+    );
+    ((hi | lo) & 0x80 == 0).then_some(hi << 4 | lo)
 }
+
+/// Each byte's value as a `hex` digit, `0x80` for a byte that is none.
+static HEX: [u8; 256] = {
+    let mut t = [0x80u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(v) = hex_val(b as u8) {
+            t[b] = v;
+        }
+        b += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
