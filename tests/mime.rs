@@ -484,3 +484,33 @@ fn base64(data: &[u8]) -> Vec<u8> {
     out.push(b'\n');
     out
 }
+
+/// Each entity's header block starts empty: the content type, transfer
+/// encoding and field lines of the one before (whose buffers serve again)
+/// are not carried to the next part, nor to the next message.
+#[test]
+fn a_header_block_leaves_nothing_to_the_next() {
+    let mail = b"From a@b Thu Jan  1 00:00:00 1998\n\
+        Content-Type: multipart/mixed;\n boundary=\"b\"\n\n\
+        --b\nContent-Type: text/html;\n charset=us-ascii\n\
+        Content-Transfer-Encoding: quoted-printable\n\n\
+        <a href=3D\"http://h.example/a=3Db\">x</a>\n\
+        --b\n\n<URL:http://p.example/a=3Db>\n--b--\n\n\
+        From c@d Thu Jan  1 00:00:00 1998\n\n<URL:http://q.example/a=3Db>\n";
+    let got: Vec<(String, Option<Encoding>)> = Scanner::new()
+        .extract(mail)
+        .iter()
+        .map(|m| (m.as_str().into_owned(), m.encoding()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "http://h.example/a=b".into(),
+                Some(Encoding::QuotedPrintable)
+            ),
+            ("http://p.example/a=3Db".into(), None),
+            ("http://q.example/a=3Db".into(), None),
+        ]
+    );
+}

@@ -490,6 +490,13 @@ impl Collector {
         }
     }
 
+    /// Starts over for the next message, as a new collector of `fields`
+    /// (the buffers are kept).
+    pub fn restart(&mut self, fields: Fields) {
+        self.reset();
+        self.fields = fields;
+    }
+
     /// Starts over for the next message (the buffers are kept).
     pub fn reset(&mut self) {
         let spare = &mut self.spare;

@@ -144,6 +144,48 @@ struct Header {
     /// It went on past the window: its body takes all of it, read after.
     window_passed: bool,
     info: Option<Arc<MessageInfo>>,
+    /// Empty buffers of the values of a block before (see
+    /// [`Header::restart`]), for the lines of this one's.
+    spare: Vec<Vec<u8>>,
+}
+
+impl Header {
+    /// The header block of the next entity: as `Header::default()` with
+    /// these, but with the buffers of the one before (its line's, its
+    /// values', its collector's), so that an entity allocates nothing once
+    /// they have grown (at most two values' buffers are kept: each block
+    /// takes at most two). Every field is named, for a new one to be reset here too.
+    fn restart(&mut self, depth: usize, alternative: bool, forwarded: bool, fields: Fields) {
+        let Header {
+            depth: d,
+            alternative: a,
+            content_type,
+            encoding,
+            last,
+            keep,
+            line,
+            name,
+            name_open,
+            forwarded: f,
+            collector,
+            raw_start,
+            hold,
+            id_given_up,
+            window_passed,
+            info,
+            spare,
+        } = self;
+        (*d, *a, *f) = (depth, alternative, forwarded);
+        for mut v in [content_type.take(), encoding.take()].into_iter().flatten() {
+            v.clear();
+            spare.push(v);
+        }
+        (*last, *keep, *name, *name_open) = (Field::None, None, 0, false);
+        line.clear();
+        collector.restart(fields);
+        (*raw_start, *hold, *info) = (None, None, None);
+        (*id_given_up, *window_passed) = (false, false);
+    }
 }
 
 /// How far into a forwarded message's header its fields are read (the
@@ -164,7 +206,11 @@ fn all_blank(bytes: &[u8]) -> bool {
 pub(crate) struct Reader {
     mode: Mode,
     frames: Vec<Frame>,
-    header: Header,
+    /// Boxed: swapped whole with [`Reader::parked`] at each body.
+    header: Box<Header>,
+    /// A header block read before, its buffers kept for the next (see
+    /// [`Reader::begin_body`]).
+    parked: Option<Box<Header>>,
     /// The next raw byte starts a line.
     at_line_start: bool,
     /// The line before it was empty ("" or a lone CR); true at the start.
@@ -226,7 +272,8 @@ impl Reader {
             charsets: Vec::new(),
             mode: Mode::Start,
             frames: Vec::new(),
-            header: Header::default(),
+            header: Box::default(),
+            parked: None,
             at_line_start: true,
             prev_empty: true,
             checked: false,
@@ -566,18 +613,13 @@ impl Reader {
             self.mode = Mode::Plain;
             return;
         }
-        self.header = Header {
-            depth,
-            alternative,
-            forwarded,
-            // A forwarded message's header gives the fields asked for, and
-            // its Message-ID always.
-            collector: Collector::new(match forwarded {
-                true => self.cfg.get_fields() | Fields::MESSAGE_ID,
-                false => Fields::NONE,
-            }),
-            ..Header::default()
+        // A forwarded message's header gives the fields asked for, and its
+        // Message-ID always.
+        let fields = match forwarded {
+            true => self.cfg.get_fields() | Fields::MESSAGE_ID,
+            false => Fields::NONE,
         };
+        self.header.restart(depth, alternative, forwarded, fields);
         self.mode = Mode::Header;
     }
 
@@ -627,7 +669,22 @@ impl Reader {
     /// The header block ended: what is the body (rules 10 and 12), whose
     /// text starts at decoded offset `d`?
     fn begin_body(&mut self, d: u64) {
-        let h = std::mem::take(&mut self.header);
+        // The block read is swapped for the one parked (as new), and parked
+        // in its place once read: two blocks' buffers serve every entity.
+        let fresh = match self.parked.take() {
+            Some(mut p) => {
+                p.restart(0, false, false, Fields::NONE);
+                p
+            }
+            None => Box::default(),
+        };
+        let h = std::mem::replace(&mut self.header, fresh);
+        self.body_of(&h, d);
+        self.parked = Some(h);
+    }
+
+    /// [`Reader::begin_body`] of the header block `h`.
+    fn body_of(&mut self, h: &Header, d: u64) {
         if h.forwarded {
             self.forwarded = match h.window_passed {
                 true => h.collector.info(),
@@ -1194,9 +1251,11 @@ impl Reader {
                         h.line = line;
                     }
                     (_, slot) => {
-                        // The value after the name: the line's own buffer.
+                        // The value after the name: the line's own buffer
+                        // (another, kept from a block before, reads on).
                         line.drain(..h.name.min(line.len()));
                         *slot = Some(line);
+                        h.line = h.spare.pop().unwrap_or_default();
                     }
                 }
                 h.keep = None;
