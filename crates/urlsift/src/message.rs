@@ -968,3 +968,49 @@ fn b_decode(text: &[u8]) -> Option<Vec<u8>> {
     }
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a collector read, as the fields' accessors give it.
+    fn read(c: &Collector) -> Option<String> {
+        c.info().map(|i| {
+            format!(
+                "{:?} {:?} {:?} {:?} {:?}",
+                i.message_id(),
+                i.date(),
+                i.newsgroups(),
+                i.list_id(),
+                i.subject_lossy()
+            )
+        })
+    }
+
+    /// A collector started over (the MIME reader keeps one for every
+    /// header block) reads the next block as a new collector would: none
+    /// of the block before stays, nor its fields.
+    #[test]
+    fn a_restarted_collector_is_a_new_one() {
+        let first: &[&[u8]] = &[
+            b"Message-ID: <1@a.example>",
+            b"Date: Thu, 1 Jan 1998 00:00:00 +0000",
+            b"Newsgroups: comp.a, comp.b",
+            b"List-Id: <l.example>",
+            b"Subject: one",
+            b" folded",
+        ];
+        let second: &[&[u8]] = &[b"Subject: two", b"Message-ID:", b" <2@b.example>"];
+        for fields in [Fields::NONE, Fields::MESSAGE_ID, Fields::ALL] {
+            let mut used = Collector::new(Fields::ALL | Fields::LIST_ID);
+            first.iter().for_each(|l| used.line(l));
+            used.restart(fields);
+            let mut new = Collector::new(fields);
+            for l in second {
+                used.line(l);
+                new.line(l);
+            }
+            assert_eq!(read(&used), read(&new), "{fields:?}");
+        }
+    }
+}
