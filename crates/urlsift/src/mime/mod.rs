@@ -153,8 +153,9 @@ impl Header {
     /// The header block of the next entity: as `Header::default()` with
     /// these, but with the buffers of the one before (its line's, its
     /// values', its collector's), so that an entity allocates nothing once
-    /// they have grown (at most two values' buffers are kept: each block
-    /// takes at most two). Every field is named, for a new one to be reset here too.
+    /// they have grown. A block holds at most two values, so the line and
+    /// its spares are at most three buffers. Every field is named, for a
+    /// new one to be reset here too.
     fn restart(&mut self, depth: usize, alternative: bool, forwarded: bool, fields: Fields) {
         let Header {
             depth: d,
