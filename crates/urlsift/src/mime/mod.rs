@@ -670,16 +670,12 @@ impl Reader {
     /// The header block ended: what is the body (rules 10 and 12), whose
     /// text starts at decoded offset `d`?
     fn begin_body(&mut self, d: u64) {
-        // The block read is swapped for the one parked (as new), and parked
-        // in its place once read: two blocks' buffers serve every entity.
-        let fresh = match self.parked.take() {
-            Some(mut p) => {
-                p.restart(0, false, false, Fields::NONE);
-                p
-            }
-            None => Box::default(),
-        };
-        let h = std::mem::replace(&mut self.header, fresh);
+        // The block read is swapped for the one parked, and parked in its
+        // place once read: two blocks' buffers serve every entity. The
+        // block swapped in is started over by the next `begin_entity`, the
+        // one way into `Mode::Header`, outside which no block is read.
+        let parked = self.parked.take().unwrap_or_default();
+        let h = std::mem::replace(&mut self.header, parked);
         self.body_of(&h, d);
         self.parked = Some(h);
     }

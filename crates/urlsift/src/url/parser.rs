@@ -349,7 +349,7 @@ impl<'a> Cursor<'a> {
         // user reading's pass and its error were a sixth of the parse of
         // an `https` URL, whose generic reading tries a login.
         if memchr::memchr(b'@', &self.s[start..]).is_some() {
-            if let Some((at, colon)) = self.user(start) {
+            if let Some((at, colon)) = self.user() {
                 match colon {
                     Some(c) => {
                         p.user = Span::new(start, c);
@@ -371,11 +371,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// The `user [ ":" password ] "@"` reading from `start` (the cursor): where its `@`
-    /// and `:` are, with the cursor and warnings as it leaves them, or
+    /// The `user [ ":" password ] "@"` reading from the cursor: where its
+    /// `@` and `:` are, with the cursor and warnings as it leaves them, or
     /// `None` with them as they were.
-    fn user(&mut self, start: usize) -> Option<(usize, Option<usize>)> {
-        let saved = self.w;
+    fn user(&mut self) -> Option<(usize, Option<usize>)> {
+        let (start, saved) = (self.pos, self.w);
         let read = self.user_reading().ok();
         if read.is_none() {
             self.pos = start;
