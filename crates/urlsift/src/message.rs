@@ -26,6 +26,7 @@ use std::sync::{Arc, OnceLock};
 use memchr::{memchr, memmem};
 
 use crate::charset::Charset;
+use crate::class::hex_val;
 use crate::date::{DateSource, Timestamp};
 use crate::params;
 
@@ -923,10 +924,6 @@ fn encoded_word(v: &[u8]) -> Option<(Charset, Vec<u8>, usize)> {
     Some((charset, bytes, text_end + 4))
 }
 
-fn hex(b: u8) -> Option<u8> {
-    (b as char).to_digit(16).map(|d| d as u8)
-}
-
 fn q_decode(text: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len());
     let mut i = 0;
@@ -934,8 +931,8 @@ fn q_decode(text: &[u8]) -> Option<Vec<u8>> {
         match text[i] {
             b'_' => out.push(b' '),
             b'=' => {
-                let h = hex(*text.get(i + 1)?)?;
-                let l = hex(*text.get(i + 2)?)?;
+                let h = hex_val(*text.get(i + 1)?)?;
+                let l = hex_val(*text.get(i + 2)?)?;
                 out.push(h << 4 | l);
                 i += 2;
             }

@@ -143,7 +143,7 @@ fn extended(base: &str, ext: &[(String, Vec<u8>)]) -> Option<Vec<u8>> {
         }
         first = false;
         match encoded {
-            true => percent_decode(value, bytes),
+            true => bytes.extend_from_slice(&crate::percent::decode(value)),
             false => bytes.extend_from_slice(value),
         }
     };
@@ -172,27 +172,6 @@ fn extended(base: &str, ext: &[(String, Vec<u8>)]) -> Option<Vec<u8>> {
             None => bytes,
         },
     )
-}
-
-/// Appends `v` with its `%XX` escapes decoded (a `%` not followed by two
-/// hex digits stays as it is).
-fn percent_decode(v: &[u8], out: &mut Vec<u8>) {
-    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
-    let mut i = 0;
-    while i < v.len() {
-        if v[i] == b'%' {
-            if let (Some(h), Some(l)) = (
-                v.get(i + 1).copied().and_then(hex),
-                v.get(i + 2).copied().and_then(hex),
-            ) {
-                out.push(h << 4 | l);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(v[i]);
-        i += 1;
-    }
 }
 
 /// The charset a `Content-Type` value's `charset` parameter names, if

@@ -9,16 +9,7 @@ use memchr::memchr;
 use crate::lines::last_lf;
 
 use super::{Kind, Out, Pass, Reader, Run, HOLD};
-
-/// The value of a hex digit, either case.
-fn hex(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
+use crate::class::hex_val;
 
 /// What an `=` is (rule 11), given the bytes up to `end` after it.
 enum Equals {
@@ -35,7 +26,7 @@ enum Equals {
 #[inline(always)]
 fn equals(raw: &[u8], q: usize, end: usize) -> Equals {
     if q + 2 < end {
-        if let (Some(h), Some(l)) = (hex(raw[q + 1]), hex(raw[q + 2])) {
+        if let (Some(h), Some(l)) = (hex_val(raw[q + 1]), hex_val(raw[q + 2])) {
             return Equals::Escape(h << 4 | l);
         }
     }
