@@ -141,10 +141,17 @@ fn decided(head: &[u8]) -> bool {
 
 /// Reads up to [`HEAD`] bytes of `r` ahead (fewer at its end, at a read
 /// error, which comes after them, or once they tell what the stream is).
+///
+/// A `WouldBlock` before the first byte is read past once: a live input
+/// says so when its writer has not written yet (`cat a.zip | urlsift`,
+/// the writer slow to start), and reads on, blocking, at the next call;
+/// with no byte at hand, nothing tells what the stream is. A second one
+/// in a row (an input that cannot block) is kept as the error.
 pub fn peek<R: Read>(mut r: R) -> Peeked<R> {
     let mut head = vec![0u8; HEAD];
     let mut n = 0;
     let mut err = None;
+    let mut waited = false;
     while n < HEAD {
         match r.read(&mut head[n..]) {
             Ok(0) => break,
@@ -155,6 +162,9 @@ pub fn peek<R: Read>(mut r: R) -> Peeked<R> {
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && n == 0 && !waited => {
+                waited = true;
+            }
             Err(e) => {
                 err = Some(e);
                 break;
@@ -288,6 +298,41 @@ mod tests {
         assert_eq!(container(&old), None, "checksum no longer matches");
         assert_eq!(container(&[0u8; 512]), None);
         assert_eq!(container(&[b' '; 600]), None);
+    }
+
+    /// A reader that says `WouldBlock` `waits` times, then gives `bytes`.
+    struct Late {
+        waits: usize,
+        bytes: io::Cursor<Vec<u8>>,
+    }
+
+    impl Read for Late {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.waits > 0 {
+                self.waits -= 1;
+                return Err(io::ErrorKind::WouldBlock.into());
+            }
+            self.bytes.read(buf)
+        }
+    }
+
+    #[test]
+    fn peek_reads_past_a_pause_before_the_first_byte() {
+        let zip = b"PK\x03\x04\x14\0\0\0\0\0rest".to_vec();
+        let late = |waits| Late {
+            waits,
+            bytes: io::Cursor::new(zip.clone()),
+        };
+        let p = peek(late(1));
+        assert_eq!(container(p.head()), Some(Container::Zip));
+        assert!(p.err.is_none());
+        // An input that keeps saying so: the error, no byte, no spin.
+        let p = peek(late(2));
+        assert!(p.head().is_empty());
+        assert_eq!(
+            p.err.as_ref().map(io::Error::kind),
+            Some(io::ErrorKind::WouldBlock)
+        );
     }
 
     #[test]
