@@ -444,10 +444,13 @@ pub fn render(t: &Tables) -> String {
         .take(HEAT)
         .map(|d| d.domain.as_str())
         .collect();
+    // (The rows of every domain are looked through: a set of the few
+    // heat domains, not a scan of them a row.)
+    let in_heat: std::collections::HashSet<&str> = heat.iter().copied().collect();
     let mut cells: BTreeMap<(&str, Option<u32>), u64> = BTreeMap::new();
     let mut cols: Vec<Option<u32>> = Vec::new();
     for (y, d, n) in &t.by_year {
-        if heat.contains(&d.as_str()) {
+        if in_heat.contains(d.as_str()) {
             cells.insert((d.as_str(), *y), *n);
             if !cols.contains(y) {
                 cols.push(*y);
@@ -489,13 +492,18 @@ pub fn render(t: &Tables) -> String {
     s.push_str("</tbody></table></div></section>\n");
 
     // Groups by domains.
-    let mut by_group: BTreeMap<&str, GroupSum> = BTreeMap::new();
+    // The rows of a group come together (sorted by group): summed as
+    // they come, with no look-up of the group a row.
+    let mut gl: Vec<(&str, GroupSum)> = Vec::new();
     for r in &t.groups {
-        let e = by_group.entry(&r.group).or_default();
-        e.0 += r.urls;
-        e.1.push((&r.domain, r.urls));
+        match gl.last_mut() {
+            Some((g, e)) if *g == r.group => {
+                e.0 += r.urls;
+                e.1.push((&r.domain, r.urls));
+            }
+            _ => gl.push((&r.group, (r.urls, vec![(&r.domain, r.urls)]))),
+        }
     }
-    let mut gl: Vec<(&str, GroupSum)> = by_group.into_iter().collect();
     gl.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
     s.push_str("<section id=\"groups\"><h2>Groups and lists by domains</h2><div class=\"scroll\"><table><thead><tr><th>group or list</th><th>URLs</th><th>domains</th><th class=\"t\">most linked domains (URLs)</th></tr></thead><tbody>");
     for (g, (n, doms)) in gl.iter().take(GROUPS) {
