@@ -57,6 +57,14 @@ pub(crate) const BATCH: usize = 1024;
 /// ahead [`BATCH`] cost the iteration about 3% more.
 const AHEAD: usize = 64;
 
+/// Records an `extract_file` iterator gives from the file scanned in place
+/// before it moves the scan to a thread of its own ([`FileScan::read_ahead`]),
+/// which then makes the next records while Python turns the ones before
+/// into objects. A file with fewer is over before a thread would pay for
+/// itself (starting one costs about what scanning a news article does);
+/// counted in records, not bytes, as a compressed file's size says little.
+const READ_AHEAD_AFTER: usize = 4 * AHEAD;
+
 /// The scanner for the keyword options, with each message's `List-Id:`
 /// read too when `list_id`.
 fn scanner_with(
@@ -476,6 +484,10 @@ fn extract(
 struct FileState {
     scan: FileScan,
     ready: VecDeque<Record>,
+    /// Records read so far while the scan may still move to a thread;
+    /// `None` once it may not (it did, or the source is read through
+    /// Python, which a thread would contend with for the GIL).
+    until_ahead: Option<usize>,
 }
 
 /// An iterator over the URLs of one file, which it streams in bounded
@@ -523,9 +535,22 @@ impl FileMatches {
         }
         let next = py.allow_threads(|| {
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            let FileState { scan, ready } = &mut *st;
+            let FileState {
+                scan,
+                ready,
+                until_ahead,
+            } = &mut *st;
             if ready.is_empty() {
+                if let Some(n) = until_ahead {
+                    if *n >= READ_AHEAD_AFTER {
+                        scan.read_ahead();
+                        *until_ahead = None;
+                    }
+                }
                 scan.next_batch(AHEAD, ready)?;
+                if let Some(n) = until_ahead {
+                    *n += ready.len();
+                }
             }
             Ok::<_, std::io::Error>(ready.pop_front())
         });
@@ -607,7 +632,12 @@ fn extract_file(
     let scan = py
         .allow_threads(|| FileScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
-    Ok(FileMatches::new(scan, name, (unwrap, list_id), errors))
+    let mut it = FileMatches::new(scan, name, (unwrap, list_id), errors);
+    it.state
+        .get_mut()
+        .unwrap_or_else(|e| e.into_inner())
+        .until_ahead = Some(0);
+    Ok(it)
 }
 
 impl FileMatches {
@@ -618,6 +648,7 @@ impl FileMatches {
             state: Box::new(Mutex::new(FileState {
                 scan,
                 ready: VecDeque::new(),
+                until_ahead: None,
             })),
             path,
             unwrap,

@@ -1,7 +1,8 @@
 //! The records of a byte string and of a file, the latter streamed with the
 //! library's [`Extractor`] in bounded memory; an archive's members walked
 //! (by `urlsift-archive`, as the command walks them) on a thread of their
-//! own, their records handed over a bounded channel.
+//! own, their records handed over a bounded channel; a large file's stream
+//! moved to such a thread once it has shown itself large.
 
 use std::collections::VecDeque;
 use std::fmt::{self, Display};
@@ -179,6 +180,8 @@ pub enum FileScan {
     Stream(StreamScan<Box<dyn Read + Send>>),
     /// An archive walked member by member.
     Archive(ArchiveScan),
+    /// A stream scanned on a thread of its own ([`FileScan::read_ahead`]).
+    Ahead(AheadScan),
 }
 
 impl FileScan {
@@ -243,7 +246,73 @@ impl FileScan {
         match self {
             FileScan::Stream(s) => s.next_batch(max, out),
             FileScan::Archive(a) => a.next_batch(out),
+            FileScan::Ahead(a) => a.next_batch(out),
         }
+    }
+
+    /// Moves a stream's scan, where it stands, to a thread of its own (an
+    /// archive's walk has one already): the next records are made while
+    /// the caller (Python, which holds the GIL) turns the ones before into
+    /// objects, at the cost of a thread, worth it only for a large file.
+    pub fn read_ahead(&mut self) {
+        if let FileScan::Stream(_) = self {
+            let FileScan::Stream(s) = std::mem::replace(self, FileScan::Ahead(AheadScan::over()))
+            else {
+                unreachable!("matched above")
+            };
+            *self = FileScan::Ahead(AheadScan::spawn(s));
+        }
+    }
+}
+
+/// Records a read-ahead thread sends at a time.
+const AHEAD_BATCH: usize = 256;
+
+/// A stream's records, from a thread that scans it. As for an archive,
+/// the channel holds a few batches (memory stays bounded), and dropping
+/// the scan ends the thread at its next send. A read error comes after
+/// the records before it, as from the stream scanned in place.
+pub struct AheadScan {
+    rx: Receiver<io::Result<VecDeque<Record>>>,
+}
+
+impl AheadScan {
+    fn spawn(mut scan: StreamScan<Box<dyn Read + Send>>) -> AheadScan {
+        let (tx, rx) = sync_channel(IN_FLIGHT);
+        std::thread::spawn(move || loop {
+            let mut out = VecDeque::with_capacity(AHEAD_BATCH);
+            let sent = match scan.next_batch(AHEAD_BATCH, &mut out) {
+                Ok(()) if out.is_empty() => return,
+                Ok(()) => tx.send(Ok(out)),
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            };
+            if sent.is_err() {
+                // The receiver is gone: the iterator was dropped.
+                return;
+            }
+        });
+        AheadScan { rx }
+    }
+
+    /// A scan with no records.
+    fn over() -> AheadScan {
+        AheadScan {
+            rx: sync_channel(0).1,
+        }
+    }
+
+    fn next_batch(&mut self, out: &mut VecDeque<Record>) -> io::Result<()> {
+        match self.rx.recv() {
+            Ok(Ok(batch)) if out.is_empty() => *out = batch,
+            Ok(Ok(batch)) => out.extend(batch),
+            Ok(Err(e)) => return Err(e),
+            // The scan is over (its error, if any, was received).
+            Err(_) => {}
+        }
+        Ok(())
     }
 }
 

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -233,6 +234,39 @@ def test_extract_file_streams_in_bounded_memory(tmp_path):
     n, max_rss_mb = map(int, out.stdout.split())
     assert n == 200 * 1024 * 1024 // len(block) * 100
     assert max_rss_mb < 64, f"max RSS {max_rss_mb} MB"
+
+
+def test_a_large_file_read_ahead_gives_what_one_pass_gives(tmp_path):
+    # Past a few hundred records a file's scan moves to a thread of its
+    # own; the records are those of the whole bytes in one pass, in order.
+    data = b"".join(
+        b"From a@b Mon Jan  3 10:00:00 1994\nMessage-ID: <%d@a>\n\n<URL:http://h%d.example/%d>\n\n"
+        % (i, i % 97, i) for i in range(5000))
+    path = tmp_path / "many.mbox"
+    path.write_bytes(data)
+    want = [m.to_dict() for m in urlsift.extract(data)]
+    got = [m.to_dict() for m in urlsift.extract_file(path)]
+    for row in want:
+        row["path"] = str(path)
+    assert len(got) == 5000 and got == want
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="threads counted in /proc")
+def test_an_iterator_left_early_lets_its_scan_go(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"<URL:http://a.b/>\n" * 200_000)
+    threads = lambda: len(os.listdir("/proc/self/task"))
+    before = threads()
+    for _ in range(20):
+        it = urlsift.extract_file(path)
+        assert sum(1 for _, _ in zip(range(1000), it)) == 1000
+        del it
+    # Each scan's thread ends at its next hand-over once its iterator is
+    # gone: none is left behind, blocked or reading on.
+    deadline = time.monotonic() + 10
+    while threads() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert threads() <= before
 
 
 def test_the_gil_is_released_while_scanning():
