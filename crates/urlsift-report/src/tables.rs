@@ -5,10 +5,10 @@
 
 use std::cell::OnceCell;
 use std::fmt;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::Path;
 
-use urlsift::Timestamp;
+use urlsift::{Rfc3339, Timestamp};
 
 use crate::accum::Derivatives;
 
@@ -296,21 +296,21 @@ impl Tables {
 
     /// `groups.csv`.
     pub fn groups_csv(&self) -> String {
-        text(|s| self.groups_csv_to(s))
+        text(|s| self.groups_csv_to(s, &Made::default()))
     }
 
-    fn groups_csv_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
+    fn groups_csv_to<'a>(&'a self, s: &mut impl fmt::Write, made: &Made<'a>) -> fmt::Result {
         s.write_str("group,domain,urls,first_date,last_date\n")?;
-        for r in &self.groups {
+        for (r, [first, last]) in self.groups.iter().zip(made.dates(self)) {
             csv_field(s, &r.group)?;
             s.write_char(',')?;
             csv_field(s, &r.domain)?;
             s.write_char(',')?;
             int(s, r.urls)?;
             s.write_char(',')?;
-            date(s, r.first_date)?;
+            s.write_str(first.as_ref().map_or("", Rfc3339::as_str))?;
             s.write_char(',')?;
-            date(s, r.last_date)?;
+            s.write_str(last.as_ref().map_or("", Rfc3339::as_str))?;
             s.write_char('\n')?;
         }
         Ok(())
@@ -328,11 +328,11 @@ impl Tables {
     /// `graph.gexf`: groups and domains as nodes, one edge per group and
     /// domain weighted by URLs, the years as spells (Gephi's timeline).
     pub fn gexf(&self) -> String {
-        text(|s| self.gexf_to(s, &self.nodes()))
+        text(|s| self.gexf_to(s, &Made::default()))
     }
 
-    fn gexf_to(&self, s: &mut impl fmt::Write, nodes: &Nodes<'_>) -> fmt::Result {
-        let (groups, domains) = nodes;
+    fn gexf_to<'a>(&'a self, s: &mut impl fmt::Write, made: &Made<'a>) -> fmt::Result {
+        let (groups, domains) = made.nodes(self);
         s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<gexf xmlns=\"http://gexf.net/1.3\" version=\"1.3\">\n",
@@ -380,24 +380,27 @@ impl Tables {
             }
         }
         s.write_str("    </nodes>\n    <edges>\n")?;
-        for (i, r) in self.groups.iter().enumerate() {
+        for (i, (r, [first, last])) in self.groups.iter().zip(made.dates(self)).enumerate() {
+            // (Literals whole, the node ids' prefixes in them: a graph is
+            // a million pieces.)
             s.write_str("      <edge id=\"")?;
             int(s, i)?;
-            s.write_str("\" source=\"")?;
-            node_id(s, "group", &r.group)?;
-            s.write_str("\" target=\"")?;
-            node_id(s, "domain", &r.domain)?;
+            s.write_str("\" source=\"g:")?;
+            xml(s, &r.group)?;
+            s.write_str("\" target=\"d:")?;
+            xml(s, &r.domain)?;
             s.write_str("\" weight=\"")?;
             int(s, r.urls)?;
             s.write_str("\"><attvalues>")?;
-            for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
-                if let Some(v) = v {
-                    s.write_str("<attvalue for=\"")?;
-                    s.write_str(k)?;
-                    s.write_str("\" value=\"")?;
-                    date(s, Some(v))?;
-                    s.write_str("\"/>")?;
-                }
+            if let Some(d) = first {
+                s.write_str("<attvalue for=\"first_date\" value=\"")?;
+                s.write_str(d.as_str())?;
+                s.write_str("\"/>")?;
+            }
+            if let Some(d) = last {
+                s.write_str("<attvalue for=\"last_date\" value=\"")?;
+                s.write_str(d.as_str())?;
+                s.write_str("\"/>")?;
             }
             s.write_str("</attvalues>")?;
             spells(s, &r.years)?;
@@ -408,11 +411,11 @@ impl Tables {
 
     /// `graph.graphml`: the same graph, for tools that read GraphML.
     pub fn graphml(&self) -> String {
-        text(|s| self.graphml_to(s, &self.nodes()))
+        text(|s| self.graphml_to(s, &Made::default()))
     }
 
-    fn graphml_to(&self, s: &mut impl fmt::Write, nodes: &Nodes<'_>) -> fmt::Result {
-        let (groups, domains) = nodes;
+    fn graphml_to<'a>(&'a self, s: &mut impl fmt::Write, made: &Made<'a>) -> fmt::Result {
+        let (groups, domains) = made.nodes(self);
         s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n",
@@ -434,24 +437,25 @@ impl Tables {
                 s.write_str("</data></node>\n")?;
             }
         }
-        for (i, r) in self.groups.iter().enumerate() {
+        for (i, (r, [first, last])) in self.groups.iter().zip(made.dates(self)).enumerate() {
             s.write_str("    <edge id=\"e")?;
             int(s, i)?;
-            s.write_str("\" source=\"")?;
-            node_id(s, "group", &r.group)?;
-            s.write_str("\" target=\"")?;
-            node_id(s, "domain", &r.domain)?;
+            s.write_str("\" source=\"g:")?;
+            xml(s, &r.group)?;
+            s.write_str("\" target=\"d:")?;
+            xml(s, &r.domain)?;
             s.write_str("\"><data key=\"weight\">")?;
             int(s, r.urls)?;
             s.write_str("</data>")?;
-            for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
-                if let Some(v) = v {
-                    s.write_str("<data key=\"")?;
-                    s.write_str(k)?;
-                    s.write_str("\">")?;
-                    date(s, Some(v))?;
-                    s.write_str("</data>")?;
-                }
+            if let Some(d) = first {
+                s.write_str("<data key=\"first_date\">")?;
+                s.write_str(d.as_str())?;
+                s.write_str("</data>")?;
+            }
+            if let Some(d) = last {
+                s.write_str("<data key=\"last_date\">")?;
+                s.write_str(d.as_str())?;
+                s.write_str("</data>")?;
             }
             s.write_str("</edge>\n")?;
         }
@@ -470,19 +474,14 @@ impl Tables {
     ];
 
     /// Writes the file `name` (one of [`Tables::NAMES`]) to `s`.
-    fn file_to<'a>(
-        &'a self,
-        name: &str,
-        s: &mut impl fmt::Write,
-        nodes: &OnceCell<Nodes<'a>>,
-    ) -> fmt::Result {
+    fn file_to<'a>(&'a self, name: &str, s: &mut impl fmt::Write, made: &Made<'a>) -> fmt::Result {
         match name {
             "timeline.csv" => self.timeline_csv_to(s),
             "domains.csv" => self.domains_csv_to(s),
             "domains-by-year.csv" => self.by_year_csv_to(s),
-            "groups.csv" => self.groups_csv_to(s),
-            "graph.gexf" => self.gexf_to(s, nodes.get_or_init(|| self.nodes())),
-            "graph.graphml" => self.graphml_to(s, nodes.get_or_init(|| self.nodes())),
+            "groups.csv" => self.groups_csv_to(s, made),
+            "graph.gexf" => self.gexf_to(s, made),
+            "graph.graphml" => self.graphml_to(s, made),
             "index.html" => s.write_str(&crate::page::render(self)),
             _ => Ok(()),
         }
@@ -491,7 +490,7 @@ impl Tables {
     /// The contents of the file `name` (one of [`Tables::NAMES`]; another
     /// name gives an empty text).
     pub fn file(&self, name: &str) -> String {
-        text(|s| self.file_to(name, s, &OnceCell::new()))
+        text(|s| self.file_to(name, s, &Made::default()))
     }
 
     /// The files' names and contents, in the order written.
@@ -504,20 +503,15 @@ impl Tables {
     /// large archive run to tens of megabytes).
     pub fn write(&self, dir: &Path) -> io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        // The graph's nodes, made once for both graph files.
-        let nodes = OnceCell::new();
+        let made = Made::default();
         for name in Self::NAMES {
-            let mut out = Stream {
-                // (Large writes: the graphs run to tens of megabytes.)
-                to: io::BufWriter::with_capacity(1 << 16, std::fs::File::create(dir.join(name))?),
-                error: None,
-            };
-            if self.file_to(name, &mut out, &nodes).is_err() {
+            let mut out = Stream::new(std::fs::File::create(dir.join(name))?);
+            if self.file_to(name, &mut out, &made).is_err() {
                 return Err(out
                     .error
                     .unwrap_or_else(|| io::Error::other("formatting failed")));
             }
-            out.to.flush()?;
+            out.flush()?;
         }
         Ok(())
     }
@@ -532,17 +526,85 @@ fn text(make: impl FnOnce(&mut String) -> fmt::Result) -> String {
 }
 
 /// Text written through to a byte stream, keeping the stream's error
-/// (`fmt::Error` says only that there was one).
+/// (`fmt::Error` says only that there was one). Its own buffer rather than
+/// a `BufWriter`: a graph file is about a million short pieces, and a
+/// piece that fits is copied inline (a literal's length known), with no
+/// call a piece.
 struct Stream<W: io::Write> {
     to: W,
+    buf: Vec<u8>,
     error: Option<io::Error>,
 }
 
-impl<W: io::Write> fmt::Write for Stream<W> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.to.write_all(s.as_bytes()).map_err(|e| {
+impl<W: io::Write> Stream<W> {
+    /// Bytes gathered before they are written.
+    const CAP: usize = 1 << 16;
+
+    fn new(to: W) -> Stream<W> {
+        Stream {
+            to,
+            buf: Vec::with_capacity(Self::CAP),
+            error: None,
+        }
+    }
+
+    /// Writes out what is gathered.
+    fn flush(&mut self) -> io::Result<()> {
+        let r = self.to.write_all(&self.buf);
+        self.buf.clear();
+        r
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, s: &str) -> fmt::Result {
+        let r = self.flush().and_then(|()| match s.len() < Self::CAP {
+            true => {
+                self.buf.extend_from_slice(s.as_bytes());
+                Ok(())
+            }
+            false => self.to.write_all(s.as_bytes()),
+        });
+        r.map_err(|e| {
             self.error = Some(e);
             fmt::Error
+        })
+    }
+}
+
+impl<W: io::Write> fmt::Write for Stream<W> {
+    #[inline]
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.buf.len() + s.len() <= Self::CAP {
+            self.buf.extend_from_slice(s.as_bytes());
+            return Ok(());
+        }
+        self.spill(s)
+    }
+}
+
+/// What several files are written from, made when the first of them
+/// needs it.
+#[derive(Default)]
+struct Made<'a> {
+    /// The graph's nodes (both graph files).
+    nodes: OnceCell<Nodes<'a>>,
+    /// Each group row's first and last dates as text (`groups.csv` and
+    /// both graph files: formatting them was a fifth of writing these).
+    dates: OnceCell<Vec<[Option<Rfc3339>; 2]>>,
+}
+
+impl<'a> Made<'a> {
+    fn nodes(&self, t: &'a Tables) -> &Nodes<'a> {
+        self.nodes.get_or_init(|| t.nodes())
+    }
+
+    fn dates(&self, t: &Tables) -> &[[Option<Rfc3339>; 2]] {
+        self.dates.get_or_init(|| {
+            t.groups
+                .iter()
+                .map(|r| [r.first_date, r.last_date].map(|d| d.map(Timestamp::rfc3339)))
+                .collect()
         })
     }
 }
@@ -608,7 +670,7 @@ fn date(s: &mut impl fmt::Write, t: Option<Timestamp>) -> fmt::Result {
 /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line
 /// break, quotes doubled.
 pub(crate) fn csv_field(s: &mut impl fmt::Write, v: &str) -> fmt::Result {
-    if v.contains([',', '"', '\n', '\r']) {
+    if v.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
         s.write_char('"')?;
         s.write_str(&v.replace('"', "\"\""))?;
         s.write_char('"')
