@@ -895,6 +895,41 @@ mod tests {
     }
 
     #[test]
+    fn a_stream_writes_every_piece_in_order_whatever_its_size() {
+        use std::fmt::Write as _;
+        let cap = Stream::<Vec<u8>>::CAP;
+        // Pieces that fill the buffer exactly, cross its end, and outgrow it.
+        let sizes = [1, cap - 1, 1, 7, cap, 3, 2 * cap + 5, cap - 3, 9];
+        let mut want = String::new();
+        let mut out = Stream::new(Vec::new());
+        for (k, n) in sizes.into_iter().enumerate() {
+            let piece = char::from(b'a' + k as u8).to_string().repeat(n);
+            out.write_str(&piece).unwrap();
+            want.push_str(&piece);
+        }
+        out.flush().unwrap();
+        assert_eq!(out.to, want.as_bytes());
+
+        // A write that fails is kept, to be told.
+        struct Full;
+        impl io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut out = Stream::new(Full);
+        let big = "x".repeat(cap + 1);
+        assert!(out.write_str(&big).is_err());
+        assert_eq!(
+            out.error.map(|e| e.kind()),
+            Some(io::ErrorKind::StorageFull)
+        );
+    }
+
+    #[test]
     fn bad_bytes_are_an_error() {
         let d = count(&rows());
         let b = d.to_bytes();
