@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 
@@ -145,9 +146,9 @@ fn warnings_list<'py>(py: Python<'py>, ws: &[WarningRecord]) -> PyResult<Bound<'
     let list = PyList::empty(py);
     for w in ws {
         let d = PyDict::new(py);
-        d.set_item("code", w.code)?;
-        d.set_item("message", &w.message)?;
-        d.set_item("offset", w.offset)?;
+        d.set_item(intern!(py, "code"), w.code)?;
+        d.set_item(intern!(py, "message"), &w.message)?;
+        d.set_item(intern!(py, "offset"), w.offset)?;
         list.append(d)?;
     }
     Ok(list)
@@ -341,56 +342,61 @@ impl PyMatch {
         let r = &self.rec;
         let m = r.get();
         let url = r.parsed();
+        // The keys interned: made once, not a string each a dict (about
+        // half of what making a dict cost).
         let d = PyDict::new(py);
-        d.set_item("path", r.path.as_deref())?;
+        d.set_item(intern!(py, "path"), r.path.as_deref())?;
         // As in `--json`: only for a member of an archive.
         if let Some(member) = &r.member {
-            d.set_item("member", &**member)?;
+            d.set_item(intern!(py, "member"), &**member)?;
         }
-        d.set_item("line", m.line())?;
-        d.set_item("column", m.column())?;
-        d.set_item("offset", m.offset())?;
-        d.set_item("url", r.url())?;
-        d.set_item("form", m.form().as_str())?;
-        d.set_item("scheme", r.scheme())?;
-        d.set_item("fragment", url.as_ref().and_then(|u| u.fragment()))?;
-        d.set_item("broken", m.is_broken())?;
-        d.set_item("hyphen", m.hyphen().map(|h| h.as_str()))?;
-        d.set_item("alternative", m.alternative())?;
+        d.set_item(intern!(py, "line"), m.line())?;
+        d.set_item(intern!(py, "column"), m.column())?;
+        d.set_item(intern!(py, "offset"), m.offset())?;
+        d.set_item(intern!(py, "url"), r.url())?;
+        d.set_item(intern!(py, "form"), m.form().as_str())?;
+        d.set_item(intern!(py, "scheme"), r.scheme())?;
+        d.set_item(
+            intern!(py, "fragment"),
+            url.as_ref().and_then(|u| u.fragment()),
+        )?;
+        d.set_item(intern!(py, "broken"), m.is_broken())?;
+        d.set_item(intern!(py, "hyphen"), m.hyphen().map(|h| h.as_str()))?;
+        d.set_item(intern!(py, "alternative"), m.alternative())?;
         let spans: Vec<[u64; 2]> = m.spans().iter().map(|s| [s.start, s.end]).collect();
-        d.set_item("spans", spans)?;
+        d.set_item(intern!(py, "spans"), spans)?;
         // As in `--json`: only for a URL in a MIME part or encoded text.
         if m.encoding().is_some() || m.content_type().is_some() {
-            d.set_item("encoding", m.encoding().map(|e| e.as_str()))?;
-            d.set_item("content_type", m.content_type())?;
+            d.set_item(intern!(py, "encoding"), m.encoding().map(|e| e.as_str()))?;
+            d.set_item(intern!(py, "content_type"), m.content_type())?;
         }
         // As in `--json`: only for an `href` URL.
         if m.form() == urlsift::Form::Href {
-            d.set_item("anchor", m.anchor())?;
+            d.set_item(intern!(py, "anchor"), m.anchor())?;
         }
         let ws = url.as_ref().map(record::warnings).unwrap_or_default();
-        d.set_item("warnings", warnings_list(py, &ws)?)?;
+        d.set_item(intern!(py, "warnings"), warnings_list(py, &ws)?)?;
         if self.unwrap {
             let u = urlsift::unwrap(r.url());
-            d.set_item("target", u.target())?;
-            d.set_item("via", u.via().collect::<Vec<_>>())?;
+            d.set_item(intern!(py, "target"), u.target())?;
+            d.set_item(intern!(py, "via"), u.via().collect::<Vec<_>>())?;
         }
-        d.set_item("message_id", r.message_id())?;
+        d.set_item(intern!(py, "message_id"), r.message_id())?;
         d.set_item(
-            "date",
+            intern!(py, "date"),
             self.rec
                 .get()
                 .message()
                 .and_then(|i| i.date())
                 .map(|(t, _)| t.to_string()),
         )?;
-        d.set_item("date_source", self.date_source())?;
-        d.set_item("newsgroups", self.newsgroups())?;
+        d.set_item(intern!(py, "date_source"), self.date_source())?;
+        d.set_item(intern!(py, "newsgroups"), self.newsgroups())?;
         // As in `--json`: a subject that is not UTF-8 as `{"bytes": base64}`.
         let subject = self.rec.get().message().and_then(|i| i.subject());
         match subject.map(std::str::from_utf8) {
-            None => d.set_item("subject", py.None())?,
-            Some(Ok(s)) => d.set_item("subject", s)?,
+            None => d.set_item(intern!(py, "subject"), py.None())?,
+            Some(Ok(s)) => d.set_item(intern!(py, "subject"), s)?,
             Some(Err(_)) => {
                 let b64 = py
                     .import("base64")?
@@ -400,12 +406,12 @@ impl PyMatch {
                     )?
                     .call_method1("decode", ("ascii",))?;
                 let bytes = PyDict::new(py);
-                bytes.set_item("bytes", b64)?;
-                d.set_item("subject", bytes)?;
+                bytes.set_item(intern!(py, "bytes"), b64)?;
+                d.set_item(intern!(py, "subject"), bytes)?;
             }
         }
         if self.list_id {
-            d.set_item("list_id", self.list_id())?;
+            d.set_item(intern!(py, "list_id"), self.list_id())?;
         }
         Ok(d)
     }
