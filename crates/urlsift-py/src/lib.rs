@@ -613,7 +613,8 @@ impl FileMatches {
 /// `errors` says what follows: `"strict"` raises `OSError` (its `damages`
 /// lists `(member, error)` per failure), `"warn"` warns (`DamageWarning`)
 /// and ends, `"ignore"` ends; the iterator's `damages` lists them in
-/// every case.
+/// every case. A file that has given a few hundred URLs is scanned on
+/// a thread of its own from there.
 #[pyfunction]
 #[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict", list_id=false))]
 #[allow(clippy::too_many_arguments)]

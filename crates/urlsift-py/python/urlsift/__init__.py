@@ -64,7 +64,9 @@ def extract_file(path, *, storage_options=None, naked=False, raw=False, strict=F
     ``(member, error)`` per failure (``member`` ``None`` for the file
     itself); ``"warn"`` warns with :class:`DamageWarning` and ends;
     ``"ignore"`` ends. The iterator's ``damages`` lists the failures met
-    in every case."""
+    in every case. A file read natively is scanned on a thread of its own
+    once it has given a few hundred URLs, so that the next are found while
+    Python works on the ones before."""
     if remote.is_remote(path):
         f = remote.open_uri(path, storage_options)
         try:
