@@ -549,8 +549,8 @@ impl FileMatches {
             if ready.is_empty() {
                 if let Some(n) = until_ahead {
                     if *n >= READ_AHEAD_AFTER {
-                        scan.read_ahead();
                         *until_ahead = None;
+                        scan.read_ahead()?;
                     }
                 }
                 scan.next_batch(AHEAD, ready)?;

@@ -254,14 +254,22 @@ impl FileScan {
     /// archive's walk has one already): the next records are made while
     /// the caller (Python, which holds the GIL) turns the ones before into
     /// objects, at the cost of a thread, worth it only for a large file.
-    pub fn read_ahead(&mut self) {
+    /// A thread that cannot be started is an error, after which the scan
+    /// gives nothing more (the stream went with the thread's closure).
+    pub fn read_ahead(&mut self) -> io::Result<()> {
         if let FileScan::Stream(_) = self {
             let FileScan::Stream(s) = std::mem::replace(self, FileScan::Ahead(AheadScan::over()))
             else {
                 unreachable!("matched above")
             };
-            *self = FileScan::Ahead(AheadScan::spawn(s));
+            *self = FileScan::Ahead(AheadScan::spawn(s).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("could not start a thread to scan on: {e}"),
+                )
+            })?);
         }
+        Ok(())
     }
 }
 
@@ -277,9 +285,13 @@ pub struct AheadScan {
 }
 
 impl AheadScan {
-    fn spawn(mut scan: StreamScan<Box<dyn Read + Send>>) -> AheadScan {
+    /// The name of its thread (as `top -H` and `/proc` show it).
+    pub const THREAD: &'static str = "urlsift-scan";
+
+    fn spawn(mut scan: StreamScan<Box<dyn Read + Send>>) -> io::Result<AheadScan> {
         let (tx, rx) = sync_channel(IN_FLIGHT);
-        std::thread::spawn(move || loop {
+        let thread = std::thread::Builder::new().name(Self::THREAD.into());
+        thread.spawn(move || loop {
             let mut out = VecDeque::with_capacity(AHEAD_BATCH);
             let sent = match scan.next_batch(AHEAD_BATCH, &mut out) {
                 Ok(()) if out.is_empty() => return,
@@ -293,8 +305,8 @@ impl AheadScan {
                 // The receiver is gone: the iterator was dropped.
                 return;
             }
-        });
-        AheadScan { rx }
+        })?;
+        Ok(AheadScan { rx })
     }
 
     /// A scan with no records.

@@ -255,11 +255,25 @@ def test_a_large_file_read_ahead_gives_what_one_pass_gives(tmp_path):
 def test_an_iterator_left_early_lets_its_scan_go(tmp_path):
     path = tmp_path / "a.txt"
     path.write_bytes(b"<URL:http://a.b/>\n" * 200_000)
-    threads = lambda: len(os.listdir("/proc/self/task"))
+    def threads():
+        # The scans' own threads, by name (other threads of the process,
+        # the test runner's or a JVM gateway's, may come and go).
+        n = 0
+        for t in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{t}/comm") as f:
+                    n += f.read().strip() == "urlsift-scan"
+            except FileNotFoundError:
+                pass
+        return n
+
     before = threads()
+    assert before == 0
     for _ in range(20):
         it = urlsift.extract_file(path)
         assert sum(1 for _, _ in zip(range(1000), it)) == 1000
+        # The scan has moved to its thread by now.
+        assert threads() >= 1
         del it
     # Each scan's thread ends at its next hand-over once its iterator is
     # gone: none is left behind, blocked or reading on.
