@@ -639,23 +639,31 @@ fn extract_file(
     let scan = py
         .allow_threads(|| FileScan::open(&path, name.clone(), scanner))
         .map_err(|e| os_error(e, &name))?;
-    let mut it = FileMatches::new(scan, name, (unwrap, list_id), errors);
-    it.state
-        .get_mut()
-        .unwrap_or_else(|e| e.into_inner())
-        .until_ahead = Some(0);
-    Ok(it)
+    Ok(FileMatches::new(
+        scan,
+        name,
+        (unwrap, list_id),
+        errors,
+        true,
+    ))
 }
 
 impl FileMatches {
-    /// `extra`: `(unwrap, list_id)`.
-    fn new(scan: FileScan, path: Arc<str>, extra: (bool, bool), errors: OnError) -> FileMatches {
+    /// `extra`: `(unwrap, list_id)`; `read_ahead`: whether the scan may
+    /// move to a thread (a source read natively, not through Python).
+    fn new(
+        scan: FileScan,
+        path: Arc<str>,
+        extra: (bool, bool),
+        errors: OnError,
+        read_ahead: bool,
+    ) -> FileMatches {
         let (unwrap, list_id) = extra;
         FileMatches {
             state: Box::new(Mutex::new(FileState {
                 scan,
                 ready: VecDeque::new(),
-                until_ahead: None,
+                until_ahead: read_ahead.then_some(0),
             })),
             path,
             unwrap,
@@ -757,6 +765,7 @@ fn extract_stream(
         name.unwrap_or_else(|| Arc::from("(stream)")),
         (unwrap, list_id),
         errors,
+        false,
     ))
 }
 

@@ -328,11 +328,11 @@ impl Tables {
     /// `graph.gexf`: groups and domains as nodes, one edge per group and
     /// domain weighted by URLs, the years as spells (Gephi's timeline).
     pub fn gexf(&self) -> String {
-        text(|s| self.gexf_to(s, &Made::default()))
+        text(|s| self.gexf_to(s, &self.nodes()))
     }
 
-    fn gexf_to<'a>(&'a self, s: &mut impl fmt::Write, made: &Made<'a>) -> fmt::Result {
-        let (groups, domains) = made.nodes(self);
+    fn gexf_to(&self, s: &mut impl fmt::Write, nodes: &Nodes<'_>) -> fmt::Result {
+        let (groups, domains) = nodes;
         s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<gexf xmlns=\"http://gexf.net/1.3\" version=\"1.3\">\n",
@@ -381,26 +381,23 @@ impl Tables {
         }
         s.write_str("    </nodes>\n    <edges>\n")?;
         for (i, r) in self.groups.iter().enumerate() {
-            // (Literals whole, the node ids' prefixes in them: a graph is
-            // a million pieces.)
             s.write_str("      <edge id=\"")?;
             int(s, i)?;
-            s.write_str("\" source=\"g:")?;
-            xml(s, &r.group)?;
-            s.write_str("\" target=\"d:")?;
-            xml(s, &r.domain)?;
+            s.write_str("\" source=\"")?;
+            node_id(s, "group", &r.group)?;
+            s.write_str("\" target=\"")?;
+            node_id(s, "domain", &r.domain)?;
             s.write_str("\" weight=\"")?;
             int(s, r.urls)?;
             s.write_str("\"><attvalues>")?;
-            if let Some(d) = r.first_date {
-                s.write_str("<attvalue for=\"first_date\" value=\"")?;
-                date(s, Some(d))?;
-                s.write_str("\"/>")?;
-            }
-            if let Some(d) = r.last_date {
-                s.write_str("<attvalue for=\"last_date\" value=\"")?;
-                date(s, Some(d))?;
-                s.write_str("\"/>")?;
+            for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
+                if let Some(v) = v {
+                    s.write_str("<attvalue for=\"")?;
+                    s.write_str(k)?;
+                    s.write_str("\" value=\"")?;
+                    date(s, Some(v))?;
+                    s.write_str("\"/>")?;
+                }
             }
             s.write_str("</attvalues>")?;
             spells(s, &r.years)?;
@@ -411,11 +408,11 @@ impl Tables {
 
     /// `graph.graphml`: the same graph, for tools that read GraphML.
     pub fn graphml(&self) -> String {
-        text(|s| self.graphml_to(s, &Made::default()))
+        text(|s| self.graphml_to(s, &self.nodes()))
     }
 
-    fn graphml_to<'a>(&'a self, s: &mut impl fmt::Write, made: &Made<'a>) -> fmt::Result {
-        let (groups, domains) = made.nodes(self);
+    fn graphml_to(&self, s: &mut impl fmt::Write, nodes: &Nodes<'_>) -> fmt::Result {
+        let (groups, domains) = nodes;
         s.write_str(concat!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
             "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n",
@@ -440,22 +437,21 @@ impl Tables {
         for (i, r) in self.groups.iter().enumerate() {
             s.write_str("    <edge id=\"e")?;
             int(s, i)?;
-            s.write_str("\" source=\"g:")?;
-            xml(s, &r.group)?;
-            s.write_str("\" target=\"d:")?;
-            xml(s, &r.domain)?;
+            s.write_str("\" source=\"")?;
+            node_id(s, "group", &r.group)?;
+            s.write_str("\" target=\"")?;
+            node_id(s, "domain", &r.domain)?;
             s.write_str("\"><data key=\"weight\">")?;
             int(s, r.urls)?;
             s.write_str("</data>")?;
-            if let Some(d) = r.first_date {
-                s.write_str("<data key=\"first_date\">")?;
-                date(s, Some(d))?;
-                s.write_str("</data>")?;
-            }
-            if let Some(d) = r.last_date {
-                s.write_str("<data key=\"last_date\">")?;
-                date(s, Some(d))?;
-                s.write_str("</data>")?;
+            for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
+                if let Some(v) = v {
+                    s.write_str("<data key=\"")?;
+                    s.write_str(k)?;
+                    s.write_str("\">")?;
+                    date(s, Some(v))?;
+                    s.write_str("</data>")?;
+                }
             }
             s.write_str("</edge>\n")?;
         }
@@ -474,14 +470,19 @@ impl Tables {
     ];
 
     /// Writes the file `name` (one of [`Tables::NAMES`]) to `s`.
-    fn file_to<'a>(&'a self, name: &str, s: &mut impl fmt::Write, made: &Made<'a>) -> fmt::Result {
+    fn file_to<'a>(
+        &'a self,
+        name: &str,
+        s: &mut impl fmt::Write,
+        nodes: &OnceCell<Nodes<'a>>,
+    ) -> fmt::Result {
         match name {
             "timeline.csv" => self.timeline_csv_to(s),
             "domains.csv" => self.domains_csv_to(s),
             "domains-by-year.csv" => self.by_year_csv_to(s),
             "groups.csv" => self.groups_csv_to(s),
-            "graph.gexf" => self.gexf_to(s, made),
-            "graph.graphml" => self.graphml_to(s, made),
+            "graph.gexf" => self.gexf_to(s, nodes.get_or_init(|| self.nodes())),
+            "graph.graphml" => self.graphml_to(s, nodes.get_or_init(|| self.nodes())),
             "index.html" => s.write_str(&crate::page::render(self)),
             _ => Ok(()),
         }
@@ -490,7 +491,7 @@ impl Tables {
     /// The contents of the file `name` (one of [`Tables::NAMES`]; another
     /// name gives an empty text).
     pub fn file(&self, name: &str) -> String {
-        text(|s| self.file_to(name, s, &Made::default()))
+        text(|s| self.file_to(name, s, &OnceCell::new()))
     }
 
     /// The files' names and contents, in the order written.
@@ -503,10 +504,11 @@ impl Tables {
     /// large archive run to tens of megabytes).
     pub fn write(&self, dir: &Path) -> io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        let made = Made::default();
+        // The graph's nodes, made once for both graph files.
+        let nodes = OnceCell::new();
         for name in Self::NAMES {
             let mut out = Stream::new(std::fs::File::create(dir.join(name))?);
-            if self.file_to(name, &mut out, &made).is_err() {
+            if self.file_to(name, &mut out, &nodes).is_err() {
                 return Err(out
                     .error
                     .unwrap_or_else(|| io::Error::other("formatting failed")));
@@ -580,22 +582,6 @@ impl<W: io::Write> fmt::Write for Stream<W> {
             return Ok(());
         }
         self.spill(s)
-    }
-}
-
-/// What several files are written from, made when the first of them
-/// needs it. (The group rows' dates, formatted once for the three files
-/// that write them, were tried here too: 2% fewer of the report's
-/// instructions, for 2 MB more at the peak, 7% more a distinct URL.)
-#[derive(Default)]
-struct Made<'a> {
-    /// The graph's nodes (both graph files).
-    nodes: OnceCell<Nodes<'a>>,
-}
-
-impl<'a> Made<'a> {
-    fn nodes(&self, t: &'a Tables) -> &Nodes<'a> {
-        self.nodes.get_or_init(|| t.nodes())
     }
 }
 

@@ -313,13 +313,20 @@ const DAYS_1000_FROM_0000_03: u32 = (EARLIEST / 86_400 + 719_468) as u32;
 /// the first, so no sign to mind), for the years 1000 to 9999.
 fn civil_from_march_days(z: u32) -> (u32, u32, u32) {
     let era = z / 146_097;
-    let doe = z - era * 146_097; // [0, 146096]
+    let (yoe, m, d) = in_era(z - era * 146_097);
+    (yoe + era * 400 + u32::from(m <= 2), m, d)
+}
+
+/// The year of its era (counted from March), month and day of the day
+/// `doe` of a 400-year era: the part of Hinnant's `civil_from_days` that
+/// needs no sign, shared by both paths.
+fn in_era(doe: u32) -> (u32, u32, u32) {
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365]
     let mp = (5 * doy + 2) / 153; // [0, 11]
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + u32::from(m <= 2), m, d)
+    (yoe, m, d)
 }
 
 /// A [`Timestamp`] in RFC 3339 form: [`Timestamp::rfc3339`].
@@ -403,14 +410,8 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097; // [0, 146096]
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365]
-    let mp = (5 * doy + 2) / 153; // [0, 11]
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    let (yoe, m, d) = in_era((z - era * 146_097) as u32); // [0, 146096]
+    (i64::from(yoe) + era * 400 + i64::from(m <= 2), m, d)
 }
 
 fn is_leap(y: i64) -> bool {
