@@ -251,6 +251,41 @@ def test_a_large_file_read_ahead_gives_what_one_pass_gives(tmp_path):
     assert len(got) == 5000 and got == want
 
 
+def test_a_large_file_of_every_kind_of_message_read_ahead_gives_what_one_pass_gives(tmp_path):
+    # A file's scan moved to a thread keeps its messages' fields: every
+    # field of every record is that of the whole bytes read in one pass,
+    # for messages of every kind (encoded subjects, a raw 8-bit subject
+    # decoded by its part's charset, a forwarded message, an HTML part, a
+    # URL in a header, a header block of more than a MiB).
+    long_header = b"".join(b"X-Filler-%d: %s\n" % (k, b"x" * 60) for k in range(20_000))
+    kinds = [
+        b"From a@b Mon Jan  3 10:00:00 1994\nMessage-ID: <%d@a>\nNewsgroups: comp.x,comp.y\n"
+        b"Subject: =?iso-8859-1?q?caf=E9_%d?=\n\n<URL:http://h%d.example/%d>\n\n",
+        b"From a@b Mon Jan  3 10:00:00 1994\nMessage-ID: <%d@a>\nList-Id: <list%d.example>\n"
+        b"Subject: caf\xe9\nMIME-Version: 1.0\nContent-Type: text/plain; charset=iso-8859-1\n\n"
+        b"<URL:http://h%d.example/%d>\n\n",
+        b"From a@b Mon Jan  3 10:00:00 1994\nMessage-ID: <%d@a>\nX-Url: <URL:http://x%d.example/>\n"
+        b"Date: Tue, 4 Jan 1994 10:00:00 +0100\nMIME-Version: 1.0\n"
+        b"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\n\n"
+        b"<a href=\"http://h%d.example/%d\">link</a>\n--b\nContent-Type: message/rfc822\n\n"
+        b"Message-ID: <inner@a>\nSubject: inner\n\n<URL:http://inner.example/>\n--b--\n\n",
+    ]
+    data = b"".join(kinds[i % 3] % (i, i, i % 97, i) for i in range(12_000))
+    data += b"From a@b Mon Jan  3 10:00:00 1994\nMessage-ID: <long@a>\n" + long_header
+    data += b"X-Last: <URL:http://in-a-long-header.example/>\n\n<URL:http://after.example/>\n"
+    assert len(data) > 2 * 1024 * 1024
+    path = tmp_path / "large.mbox"
+    path.write_bytes(data)
+    for list_id in (False, True):
+        want = [m.to_dict() for m in urlsift.extract(data, list_id=list_id)]
+        got = [m.to_dict() for m in urlsift.extract_file(path, list_id=list_id)]
+        for row in want:
+            row["path"] = str(path)
+        assert len(got) == len(want) == 20_002
+        assert got == want
+        assert got[-1]["message_id"] == "<long@a>"
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="threads counted in /proc")
 def test_an_iterator_left_early_lets_its_scan_go(tmp_path):
     path = tmp_path / "a.txt"
@@ -263,7 +298,8 @@ def test_an_iterator_left_early_lets_its_scan_go(tmp_path):
             try:
                 with open(f"/proc/self/task/{t}/comm") as f:
                     n += f.read().strip() == "urlsift-scan"
-            except FileNotFoundError:
+            except (FileNotFoundError, ProcessLookupError):
+                # The thread ended between the listing and the read.
                 pass
         return n
 
