@@ -632,6 +632,7 @@ mod tests {
             show: false,
             member_at: None,
             escaped: Default::default(),
+            json: Default::default(),
         }
     }
 

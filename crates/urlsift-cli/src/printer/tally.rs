@@ -191,6 +191,7 @@ mod tests {
             show: true,
             member_at: None,
             escaped: Default::default(),
+            json: Default::default(),
         }
     }
 

@@ -219,6 +219,7 @@ impl Input {
             show,
             member_at: None,
             escaped: Default::default(),
+            json: Default::default(),
         };
         Input { index, entry, name }
     }
@@ -242,6 +243,7 @@ impl Input {
             },
             member_at: (!names.is_empty()).then_some(self.name.display.len()),
             escaped: Default::default(),
+            json: Default::default(),
         };
         Input {
             index: self.index,
