@@ -26,7 +26,7 @@ pub use rules::Kind;
 use crate::error::ParseError;
 use crate::percent;
 use crate::url::{Policy, Url};
-use rules::{Decoder, Place, Rule, RULES};
+use rules::{Decoder, Place, Rule};
 use std::fmt;
 
 /// How many wrappers deep [`unwrap`] follows a link.
@@ -458,11 +458,10 @@ fn find(s: &[u8]) -> Option<(&'static Rule, Parts)> {
         (path_end, path_end)
     };
     let path = &s[auth_end..path_end];
-    let rule = RULES.iter().find(|r| {
-        r.names
-            .iter()
-            .any(|n| n.as_bytes().eq_ignore_ascii_case(name))
-            && r.hosts.iter().any(|h| rules::host_matches(host, h))
+    // (A rule with two names may come twice; the first that serves wins,
+    // as in the table's order.)
+    let rule = rules::named(name).find(|r| {
+        r.hosts.iter().any(|h| rules::host_matches(host, h))
             && r.paths.iter().any(|p| rules::path_matches(path, p))
     })?;
     Some((

@@ -282,15 +282,18 @@ const fn name_count() -> usize {
     n
 }
 
-/// Every rule's names as (key, length), made from [`RULES`] at compile time.
-const NAME_KEYS: [(u64, usize); name_count()] = {
-    let mut keys = [(0u64, 0usize); name_count()];
+/// Every rule's names as (key, length, rule, name), the last two indices
+/// into [`RULES`] and its `names`, made from the table at compile time in
+/// its order.
+const NAME_KEYS: [(u64, usize, u8, u8); name_count()] = {
+    let mut keys = [(0u64, 0usize, 0u8, 0u8); name_count()];
     let (mut k, mut i) = (0, 0);
+    assert!(RULES.len() <= u8::MAX as usize);
     while i < RULES.len() {
         let mut j = 0;
         while j < RULES[i].names.len() {
             let name = RULES[i].names[j].as_bytes();
-            keys[k] = (name_key(name), name.len());
+            keys[k] = (name_key(name), name.len(), i as u8, j as u8);
             k += 1;
             j += 1;
         }
@@ -332,7 +335,24 @@ pub(crate) fn known_name(name: &[u8]) -> bool {
     let key = name_key(name);
     NAME_KEYS
         .iter()
-        .any(|&(k, len)| k == key && len == name.len())
+        .any(|&(k, len, _, _)| k == key && len == name.len())
+}
+
+/// The rules one of whose names is `name` (any case), in the table's
+/// order: found by the names' keys, so that a wrapper's look-up compares
+/// its name with the few rules that have it rather than with every rule.
+pub(crate) fn named(name: &[u8]) -> impl Iterator<Item = &'static Rule> + '_ {
+    let key = name_key(name);
+    NAME_KEYS
+        .iter()
+        .filter(move |&&(k, len, r, j)| {
+            k == key
+                && len == name.len()
+                && RULES[usize::from(r)].names[usize::from(j)]
+                    .as_bytes()
+                    .eq_ignore_ascii_case(name)
+        })
+        .map(|&(_, _, r, _)| &RULES[usize::from(r)])
 }
 
 /// Whether `host` (any case) is served by `pattern` (see [`Rule`]).
