@@ -142,6 +142,89 @@ impl OnError {
     }
 }
 
+/// Which of the optional keys of [`PyMatch::to_dict`] a match has (as
+/// `--json` writes them: a member's path, a MIME part's fields, a link's
+/// text, `unwrap=True`'s and `list_id=True`'s).
+#[derive(Clone, Copy)]
+struct DictShape {
+    member: bool,
+    mime: bool,
+    href: bool,
+    unwrap: bool,
+    list_id: bool,
+}
+
+impl DictShape {
+    /// The keys of a dict of this shape, in `--json`'s order.
+    fn keys(self) -> Vec<&'static str> {
+        let mut k = vec!["path"];
+        if self.member {
+            k.push("member");
+        }
+        k.extend([
+            "line",
+            "column",
+            "offset",
+            "url",
+            "form",
+            "scheme",
+            "fragment",
+            "broken",
+            "hyphen",
+            "alternative",
+            "spans",
+        ]);
+        if self.mime {
+            k.extend(["encoding", "content_type"]);
+        }
+        if self.href {
+            k.push("anchor");
+        }
+        k.push("warnings");
+        if self.unwrap {
+            k.extend(["target", "via"]);
+        }
+        k.extend(["message_id", "date", "date_source", "newsgroups", "subject"]);
+        if self.list_id {
+            k.push("list_id");
+        }
+        k
+    }
+
+    fn index(self) -> usize {
+        usize::from(self.member)
+            | usize::from(self.mime) << 1
+            | usize::from(self.href) << 2
+            | usize::from(self.unwrap) << 3
+            | usize::from(self.list_id) << 4
+    }
+
+    /// A dict with this shape's keys (interned) in order, each `None`;
+    /// made once a process for each of the 32 shapes.
+    fn template<'py>(self, py: Python<'py>) -> PyResult<&'py Bound<'py, PyDict>> {
+        static TEMPLATES: pyo3::sync::GILOnceCell<Vec<Py<PyDict>>> = pyo3::sync::GILOnceCell::new();
+        let all = TEMPLATES.get_or_try_init(py, || {
+            (0..32usize)
+                .map(|i| {
+                    let shape = DictShape {
+                        member: i & 1 != 0,
+                        mime: i & 2 != 0,
+                        href: i & 4 != 0,
+                        unwrap: i & 8 != 0,
+                        list_id: i & 16 != 0,
+                    };
+                    let d = PyDict::new(py);
+                    for key in shape.keys() {
+                        d.set_item(PyString::intern(py, key), py.None())?;
+                    }
+                    Ok(d.unbind())
+                })
+                .collect::<PyResult<Vec<_>>>()
+        })?;
+        Ok(all[self.index()].bind(py))
+    }
+}
+
 fn warnings_list<'py>(py: Python<'py>, ws: &[WarningRecord]) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
     for w in ws {
@@ -342,9 +425,17 @@ impl PyMatch {
         let r = &self.rec;
         let m = r.get();
         let url = r.parsed();
-        // The keys interned: made once, not a string each a dict (about
-        // half of what making a dict cost).
-        let d = PyDict::new(py);
+        // A copy of a dict with this match's keys in order (interned: made
+        // once, not a string each a dict), whose values are then replaced:
+        // no key is added and the dict is never resized.
+        let shape = DictShape {
+            member: r.member.is_some(),
+            mime: m.encoding().is_some() || m.content_type().is_some(),
+            href: m.form() == urlsift::Form::Href,
+            unwrap: self.unwrap,
+            list_id: self.list_id,
+        };
+        let d = shape.template(py)?.copy()?;
         d.set_item(intern!(py, "path"), r.path.as_deref())?;
         // As in `--json`: only for a member of an archive.
         if let Some(member) = &r.member {
@@ -382,13 +473,10 @@ impl PyMatch {
             d.set_item(intern!(py, "via"), u.via().collect::<Vec<_>>())?;
         }
         d.set_item(intern!(py, "message_id"), r.message_id())?;
+        let date = self.rec.get().message().and_then(|i| i.date());
         d.set_item(
             intern!(py, "date"),
-            self.rec
-                .get()
-                .message()
-                .and_then(|i| i.date())
-                .map(|(t, _)| t.to_string()),
+            date.map(|(t, _)| t.rfc3339()).as_ref().map(|t| t.as_str()),
         )?;
         d.set_item(intern!(py, "date_source"), self.date_source())?;
         d.set_item(intern!(py, "newsgroups"), self.newsgroups())?;

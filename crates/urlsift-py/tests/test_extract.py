@@ -90,6 +90,35 @@ def test_html_as_the_command(cli_json, tmp_path, html):
     assert ("href" in forms) == (html == "always")
 
 
+def test_a_dict_has_the_keys_of_the_commands_object_in_its_order(cli_json, tmp_path):
+    # Every optional key in its place: an archive member's path, a MIME
+    # part's fields, a link's text, unwrap's target and via, the list id.
+    mail = (
+        b"From a@b Mon Jan  3 10:00:00 1994\nMessage-ID: <1@a>\nList-Id: <l.example>\n"
+        b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n"
+        b"--b\nContent-Type: text/html\n\n<a href=\"https://www.google.com/url?q=https%3A%2F%2Fa.example%2F\">"
+        b"a link</a>\n--b\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n"
+        b"<URL:http://b.example/x>\n--b--\n"
+    )
+    import zipfile
+
+    path = tmp_path / "m.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("in/mail.mbox", mail)
+    for unwrap in (False, True):
+        for list_id in (False, True):
+            flags = (["--unwrap"] if unwrap else []) + (
+                ["--fields", "date,newsgroups,subject,message-id,list-id"] if list_id else []
+            )
+            want = cli_json("--html", "always", *flags, path)
+            got = [m.to_dict() for m in urlsift.extract_file(
+                path, html="always", unwrap=unwrap, list_id=list_id)]
+            assert len(got) == len(want) == 2
+            assert [list(d) for d in got] == [list(o) for o in want]
+            assert [dict(d, path=None) for d in got] == [dict(o, path=None) for o in want]
+            assert "member" in got[0] and "anchor" in got[0] and "encoding" in got[1]
+
+
 def test_html_anchor_text(cli_json):
     # A Big5 link text ("中文"), one in quoted-printable ISO-2022-JP ("日本"),
     # a link with no text and an area tag.
