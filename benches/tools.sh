@@ -111,6 +111,29 @@ bench_secs() {
     awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f\n", (b - a) / 1e9}'
 }
 
+# bench_instr CMD...: instructions of one run of CMD over mail.mbox and
+# news (valgrind's cachegrind, no cache simulation): the same count for
+# the same binary and input whatever the host's load, where a noisy host
+# moves times by several percent from run to run. Valgrind runs the AVX2
+# paths (it does not emulate AVX-512).
+bench_instr() {
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        "$@" mail.mbox news 2>&1 >/dev/null | sed -n 's/.*I *refs: *//p' | tr -d ,
+}
+
+# instr_pair LABEL "A command" "B command": the instructions of one run of
+# each (bench_instr) and their ratio, printed and set as $iratio: the
+# steady figure beside bench_pair's times.
+instr_pair() {
+    local label="$1" a="$2" b="$3" ia ib
+    # shellcheck disable=SC2086
+    ia=$(bench_instr $a)
+    # shellcheck disable=SC2086
+    ib=$(bench_instr $b)
+    iratio=$(awk -v a="$ia" -v b="$ib" 'BEGIN{printf "%.4f", a / b}')
+    printf '%-40s A %s  B %s instructions  A/B %s\n' "$label" "$ia" "$ib" "$iratio"
+}
+
 # The median of the numbers on stdin.
 bench_median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 

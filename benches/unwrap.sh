@@ -12,21 +12,25 @@
 #     (skipped with --no-criterion).
 #
 #   benches/unwrap.sh [--size 256M] [--runs 7] [--dir DIR] [--no-criterion]
+#                     [--instructions]
 #
 # Each pair runs RUNS rounds of A, B, B, A (tools.sh's bench_pair); the
 # medians of the CPU time (perf's task-clock, else wall time) and of the
 # rounds' ratios are printed, with the CPU and the load. Corpora are kept
 # in DIR (default /tmp/urlsift-bench) and reused. Needs ../shared
-# (gen-corpus).
+# (gen-corpus). --instructions also counts each command's instructions
+# once (valgrind; tools.sh's instr_pair): the figure a noisy host does not
+# move, where a 2% target is within the spread of its times.
 set -euo pipefail
-size=256M runs=7 dir=/tmp/urlsift-bench criterion=1
+size=256M runs=7 dir=/tmp/urlsift-bench criterion=1 instructions=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --size) size="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --dir) dir="$2"; shift 2 ;;
         --no-criterion) criterion=0; shift ;;
-        *) echo "usage: $0 [--size 256M] [--runs 7] [--dir DIR] [--no-criterion]" >&2; exit 2 ;;
+        --instructions) instructions=1; shift ;;
+        *) echo "usage: $0 [--size 256M] [--runs 7] [--dir DIR] [--no-criterion] [--instructions]" >&2; exit 2 ;;
     esac
 done
 source "$(dirname "$0")/common.sh"
@@ -57,6 +61,11 @@ plain_ratio=$ratio
 bench_pair "json --unwrap / json" "$bin -j1 --json --unwrap" "$bin -j1 --json"
 verdict=$(awk -v r="$plain_ratio" 'BEGIN{print (r <= 1.02) ? "within" : "ABOVE"}')
 echo "--unwrap costs ${plain_ratio}x the plain run: $verdict the target of 1.02"
+if [ "$instructions" = 1 ]; then
+    instr_pair "plain --unwrap / plain" "$bin -j1 --unwrap" "$bin -j1"
+    verdict=$(awk -v r="$iratio" 'BEGIN{print (r <= 1.02) ? "within" : "ABOVE"}')
+    echo "--unwrap costs ${iratio}x the plain run's instructions: $verdict the target of 1.02"
+fi
 
 # 2. unwrap alone.
 if [ "$criterion" = 1 ]; then
