@@ -155,40 +155,18 @@ struct DictShape {
 }
 
 impl DictShape {
-    /// The keys of a dict of this shape, in `--json`'s order.
-    fn keys(self) -> Vec<&'static str> {
-        let mut k = vec!["path"];
-        if self.member {
-            k.push("member");
-        }
-        k.extend([
-            "line",
-            "column",
-            "offset",
-            "url",
-            "form",
-            "scheme",
-            "fragment",
-            "broken",
-            "hyphen",
-            "alternative",
-            "spans",
-        ]);
-        if self.mime {
-            k.extend(["encoding", "content_type"]);
-        }
-        if self.href {
-            k.push("anchor");
-        }
-        k.push("warnings");
-        if self.unwrap {
-            k.extend(["target", "via"]);
-        }
-        k.extend(["message_id", "date", "date_source", "newsgroups", "subject"]);
-        if self.list_id {
-            k.push("list_id");
-        }
-        k
+    /// The keys of a dict of this shape, in `--json`'s order: the output's
+    /// fields ([`columns::columns`], the one list of them) less the
+    /// optional ones this shape has not.
+    fn keys(self) -> impl Iterator<Item = &'static str> {
+        columns::columns(self.unwrap, self.list_id)
+            .map(|c| c.name)
+            .filter(move |&name| match name {
+                "member" => self.member,
+                "encoding" | "content_type" => self.mime,
+                "anchor" => self.href,
+                _ => true,
+            })
     }
 
     fn index(self) -> usize {
