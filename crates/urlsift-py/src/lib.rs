@@ -142,6 +142,38 @@ impl OnError {
     }
 }
 
+/// `s` as a Python string: one made once a process for the words most
+/// values of [`PyMatch::to_dict`] are (forms, hyphen decisions, date
+/// sources, the common schemes), a new one for any other.
+fn word<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    let known = match s {
+        "http" => intern!(py, "http"),
+        "https" => intern!(py, "https"),
+        "ftp" => intern!(py, "ftp"),
+        "mailto" => intern!(py, "mailto"),
+        "news" => intern!(py, "news"),
+        "nntp" => intern!(py, "nntp"),
+        "gopher" => intern!(py, "gopher"),
+        "telnet" => intern!(py, "telnet"),
+        "file" => intern!(py, "file"),
+        "wais" => intern!(py, "wais"),
+        "prospero" => intern!(py, "prospero"),
+        "wrapped" => intern!(py, "wrapped"),
+        "bracketed" => intern!(py, "bracketed"),
+        "naked" => intern!(py, "naked"),
+        "href" => intern!(py, "href"),
+        "kept" => intern!(py, "kept"),
+        "dropped" => intern!(py, "dropped"),
+        "mixed" => intern!(py, "mixed"),
+        "date" => intern!(py, "date"),
+        "posted" => intern!(py, "posted"),
+        "nntp-posting-date" => intern!(py, "nntp-posting-date"),
+        "from-line" => intern!(py, "from-line"),
+        _ => return PyString::new(py, s),
+    };
+    known.clone()
+}
+
 /// Which of the optional keys of [`PyMatch::to_dict`] a match has (as
 /// `--json` writes them: a member's path, a MIME part's fields, a link's
 /// text, `unwrap=True`'s and `list_id=True`'s).
@@ -423,14 +455,17 @@ impl PyMatch {
         d.set_item(intern!(py, "column"), m.column())?;
         d.set_item(intern!(py, "offset"), m.offset())?;
         d.set_item(intern!(py, "url"), r.url())?;
-        d.set_item(intern!(py, "form"), m.form().as_str())?;
-        d.set_item(intern!(py, "scheme"), r.scheme())?;
+        d.set_item(intern!(py, "form"), word(py, m.form().as_str()))?;
+        d.set_item(intern!(py, "scheme"), word(py, &r.scheme()))?;
         d.set_item(
             intern!(py, "fragment"),
             url.as_ref().and_then(|u| u.fragment()),
         )?;
         d.set_item(intern!(py, "broken"), m.is_broken())?;
-        d.set_item(intern!(py, "hyphen"), m.hyphen().map(|h| h.as_str()))?;
+        d.set_item(
+            intern!(py, "hyphen"),
+            m.hyphen().map(|h| word(py, h.as_str())),
+        )?;
         d.set_item(intern!(py, "alternative"), m.alternative())?;
         let spans: Vec<[u64; 2]> = m.spans().iter().map(|s| [s.start, s.end]).collect();
         d.set_item(intern!(py, "spans"), spans)?;
@@ -456,7 +491,10 @@ impl PyMatch {
             intern!(py, "date"),
             date.map(|(t, _)| t.rfc3339()).as_ref().map(|t| t.as_str()),
         )?;
-        d.set_item(intern!(py, "date_source"), self.date_source())?;
+        d.set_item(
+            intern!(py, "date_source"),
+            self.date_source().map(|s| word(py, s)),
+        )?;
         d.set_item(intern!(py, "newsgroups"), self.newsgroups())?;
         // As in `--json`: a subject that is not UTF-8 as `{"bytes": base64}`.
         let subject = self.rec.get().message().and_then(|i| i.subject());
