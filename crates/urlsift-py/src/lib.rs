@@ -201,12 +201,23 @@ impl DictShape {
             })
     }
 
+    /// The shape's place among the 32, a bit a key (and back).
     fn index(self) -> usize {
         usize::from(self.member)
             | usize::from(self.mime) << 1
             | usize::from(self.href) << 2
             | usize::from(self.unwrap) << 3
             | usize::from(self.list_id) << 4
+    }
+
+    fn from_index(i: usize) -> DictShape {
+        DictShape {
+            member: i & 1 != 0,
+            mime: i & 2 != 0,
+            href: i & 4 != 0,
+            unwrap: i & 8 != 0,
+            list_id: i & 16 != 0,
+        }
     }
 
     /// A dict with this shape's keys (interned) in order, each `None`;
@@ -216,15 +227,8 @@ impl DictShape {
         let all = TEMPLATES.get_or_try_init(py, || {
             (0..32usize)
                 .map(|i| {
-                    let shape = DictShape {
-                        member: i & 1 != 0,
-                        mime: i & 2 != 0,
-                        href: i & 4 != 0,
-                        unwrap: i & 8 != 0,
-                        list_id: i & 16 != 0,
-                    };
                     let d = PyDict::new(py);
-                    for key in shape.keys() {
+                    for key in DictShape::from_index(i).keys() {
                         d.set_item(PyString::intern(py, key), py.None())?;
                     }
                     Ok(d.unbind())
@@ -470,17 +474,17 @@ impl PyMatch {
         let spans: Vec<[u64; 2]> = m.spans().iter().map(|s| [s.start, s.end]).collect();
         d.set_item(intern!(py, "spans"), spans)?;
         // As in `--json`: only for a URL in a MIME part or encoded text.
-        if m.encoding().is_some() || m.content_type().is_some() {
+        if shape.mime {
             d.set_item(intern!(py, "encoding"), m.encoding().map(|e| e.as_str()))?;
             d.set_item(intern!(py, "content_type"), m.content_type())?;
         }
         // As in `--json`: only for an `href` URL.
-        if m.form() == urlsift::Form::Href {
+        if shape.href {
             d.set_item(intern!(py, "anchor"), m.anchor())?;
         }
         let ws = url.as_ref().map(record::warnings).unwrap_or_default();
         d.set_item(intern!(py, "warnings"), warnings_list(py, &ws)?)?;
-        if self.unwrap {
+        if shape.unwrap {
             let u = urlsift::unwrap(r.url());
             d.set_item(intern!(py, "target"), u.target())?;
             d.set_item(intern!(py, "via"), u.via().collect::<Vec<_>>())?;
@@ -514,7 +518,7 @@ impl PyMatch {
                 d.set_item(intern!(py, "subject"), bytes)?;
             }
         }
-        if self.list_id {
+        if shape.list_id {
             d.set_item(intern!(py, "list_id"), self.list_id())?;
         }
         Ok(d)

@@ -390,15 +390,7 @@ impl Tables {
             s.write_str("\" weight=\"")?;
             int(s, r.urls)?;
             s.write_str("\"><attvalues>")?;
-            for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
-                if let Some(v) = v {
-                    s.write_str("<attvalue for=\"")?;
-                    s.write_str(k)?;
-                    s.write_str("\" value=\"")?;
-                    date(s, Some(v))?;
-                    s.write_str("\"/>")?;
-                }
-            }
+            edge_dates(s, r, ["<attvalue for=\"", "\" value=\"", "\"/>"])?;
             s.write_str("</attvalues>")?;
             spells(s, &r.years)?;
             s.write_str("</edge>\n")?;
@@ -444,15 +436,7 @@ impl Tables {
             s.write_str("\"><data key=\"weight\">")?;
             int(s, r.urls)?;
             s.write_str("</data>")?;
-            for (k, v) in [("first_date", r.first_date), ("last_date", r.last_date)] {
-                if let Some(v) = v {
-                    s.write_str("<data key=\"")?;
-                    s.write_str(k)?;
-                    s.write_str("\">")?;
-                    date(s, Some(v))?;
-                    s.write_str("</data>")?;
-                }
-            }
+            edge_dates(s, r, ["<data key=\"", "\">", "</data>"])?;
             s.write_str("</edge>\n")?;
         }
         s.write_str("  </graph>\n</graphml>\n")
@@ -634,6 +618,22 @@ fn int(s: &mut impl fmt::Write, v: impl itoa::Integer) -> fmt::Result {
 fn node_id(s: &mut impl fmt::Write, kind: &str, name: &str) -> fmt::Result {
     s.write_str(if kind == "group" { "g:" } else { "d:" })?;
     xml(s, name)
+}
+
+/// An edge's first and last dates, each it has as `open` `first_date` or
+/// `last_date` `mid` the date `close`: the graph files differ only in
+/// those pieces.
+fn edge_dates(s: &mut impl fmt::Write, r: &GroupRow, [open, mid, close]: [&str; 3]) -> fmt::Result {
+    for (key, t) in [("first_date", r.first_date), ("last_date", r.last_date)] {
+        if t.is_some() {
+            s.write_str(open)?;
+            s.write_str(key)?;
+            s.write_str(mid)?;
+            date(s, t)?;
+            s.write_str(close)?;
+        }
+    }
+    Ok(())
 }
 
 fn date(s: &mut impl fmt::Write, t: Option<Timestamp>) -> fmt::Result {

@@ -291,6 +291,7 @@ const NAME_KEYS: [(u64, usize, u8, u8); name_count()] = {
     assert!(RULES.len() <= u8::MAX as usize);
     while i < RULES.len() {
         let mut j = 0;
+        assert!(RULES[i].names.len() <= u8::MAX as usize);
         while j < RULES[i].names.len() {
             let name = RULES[i].names[j].as_bytes();
             keys[k] = (name_key(name), name.len(), i as u8, j as u8);
@@ -332,25 +333,24 @@ pub(crate) fn known_name(name: &[u8]) -> bool {
         }
         _ => return false,
     }
-    let key = name_key(name);
-    NAME_KEYS
-        .iter()
-        .any(|&(k, len, _, _)| k == key && len == name.len())
+    keyed(name).next().is_some()
+}
+
+/// The entries of [`NAME_KEYS`] with `name`'s key and length.
+fn keyed(name: &[u8]) -> impl Iterator<Item = &'static (u64, usize, u8, u8)> {
+    let (key, n) = (name_key(name), name.len());
+    NAME_KEYS.iter().filter(move |e| e.0 == key && e.1 == n)
 }
 
 /// The rules one of whose names is `name` (any case), in the table's
 /// order: found by the names' keys, so that a wrapper's look-up compares
 /// its name with the few rules that have it rather than with every rule.
 pub(crate) fn named(name: &[u8]) -> impl Iterator<Item = &'static Rule> + '_ {
-    let key = name_key(name);
-    NAME_KEYS
-        .iter()
-        .filter(move |&&(k, len, r, j)| {
-            k == key
-                && len == name.len()
-                && RULES[usize::from(r)].names[usize::from(j)]
-                    .as_bytes()
-                    .eq_ignore_ascii_case(name)
+    keyed(name)
+        .filter(move |&&(_, _, r, j)| {
+            RULES[usize::from(r)].names[usize::from(j)]
+                .as_bytes()
+                .eq_ignore_ascii_case(name)
         })
         .map(|&(_, _, r, _)| &RULES[usize::from(r)])
 }
