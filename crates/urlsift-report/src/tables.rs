@@ -623,6 +623,8 @@ fn node_id(s: &mut impl fmt::Write, kind: &str, name: &str) -> fmt::Result {
 /// An edge's first and last dates, each it has as `open` `first_date` or
 /// `last_date` `mid` the date `close`: the graph files differ only in
 /// those pieces.
+/// (Inlined: each call site's pieces are constants, copied as such.)
+#[inline(always)]
 fn edge_dates(s: &mut impl fmt::Write, r: &GroupRow, [open, mid, close]: [&str; 3]) -> fmt::Result {
     for (key, t) in [("first_date", r.first_date), ("last_date", r.last_date)] {
         if t.is_some() {
