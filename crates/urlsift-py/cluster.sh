@@ -102,7 +102,9 @@ for _ in range(240):
         with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/json/", timeout=2) as r:
             if json.load(r).get("aliveworkers", 0) >= 2:
                 sys.exit(0)
-    except OSError:
+    except (OSError, ValueError):
+        # Not listening yet, or listening before its status page has a
+        # body (an empty answer is no JSON): asked again.
         pass
     time.sleep(0.5)
 sys.exit("the master and two workers did not come up")
