@@ -873,7 +873,13 @@ impl Printer {
         for reading in m.readings(self.hyphen) {
             // With --unwrap, a wrapper's target is what is printed, filtered
             // and counted (the wrapper itself when opaque or undecodable).
-            let unwrapped = self.unwrap.then(|| urlsift::wrapped(reading)).flatten();
+            // (An `if`, not `then(..).flatten()`: that moved the large
+            // `Option<Unwrapped>` twice for every reading.)
+            let unwrapped = if self.unwrap {
+                urlsift::wrapped(reading)
+            } else {
+                None
+            };
             let shown = unwrap::shown(unwrapped.as_ref(), reading);
             // (No scheme looked up when there is no --scheme filter.)
             if !self.schemes.is_empty() && !self.scheme_ok(candidate_scheme(shown)) {

@@ -20,16 +20,46 @@ pub fn decode(input: &[u8]) -> Cow<'_, [u8]> {
     let mut out = input.to_vec();
     let (mut i, mut j) = (first, first);
     while i < input.len() {
-        let (v, step) = match escape_at(input, i) {
-            Some(v) => (v, 3),
-            None => (input[i], 1),
-        };
-        out[j] = v;
-        j += 1;
-        i += step;
+        if let Some(v) = escape_at(input, i) {
+            out[j] = v;
+            (i, j) = (i + 3, j + 1);
+            continue;
+        }
+        // The run up to the next `%`, found eight bytes a step and moved
+        // down at once (`out[i..]` is still the input's). A decoded
+        // target (`url=https%3A%2F%2F...`) is runs of a few bytes between
+        // escapes: a search call per run costs more than it saves there.
+        let start = i;
+        i += 1;
+        while i + 8 <= input.len() {
+            let word = u64::from_le_bytes(input[i..i + 8].try_into().expect("8 bytes"));
+            let k = first_percent(word);
+            i += k;
+            if k < 8 {
+                break;
+            }
+        }
+        while i < input.len() && input[i] != b'%' {
+            i += 1;
+        }
+        out.copy_within(start..i, j);
+        j += i - start;
     }
     out.truncate(j);
     Cow::Owned(out)
+}
+
+/// The index of the first `%` among a word's bytes (little-endian: the
+/// first byte is the lowest), 8 when there is none. The zero-byte test
+/// (`(x - 0x01..) & !x & 0x80..` of `word ^ 0x25..`) may flag bytes after
+/// the first true one, never before it, so its lowest flag is exact.
+#[inline]
+fn first_percent(word: u64) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let x = word ^ (LO * u64::from(b'%'));
+    let zero = x.wrapping_sub(LO) & !x & HI;
+    zero.trailing_zeros() as usize / 8
 }
 
 /// The octet of the escape `%XX` at `input[i]`, if one stands there.
@@ -91,16 +121,36 @@ mod tests {
             }
             out
         };
-        let alphabet = b"%4aFg";
-        for len in 0..=7u32 {
+        // Five symbols up to 7 bytes, and three past the 8-byte steps.
+        for (alphabet, longest) in [(&b"%4aFg"[..], 7u32), (b"%4g", 11)] {
+            for_each_string(alphabet, longest, |s| {
+                assert_eq!(&*decode(s), &one_by_one(s)[..], "{s:?}");
+            });
+        }
+    }
+
+    /// Calls `f` with every string of `alphabet`'s bytes up to `longest`.
+    fn for_each_string(alphabet: &[u8], longest: u32, mut f: impl FnMut(&[u8])) {
+        for len in 0..=longest {
             for n in 0..alphabet.len().pow(len) {
                 let (mut s, mut k) = (Vec::new(), n);
                 for _ in 0..len {
                     s.push(alphabet[k % alphabet.len()]);
                     k /= alphabet.len();
                 }
-                assert_eq!(&*decode(&s), &one_by_one(&s)[..], "{s:?}");
+                f(&s);
             }
         }
+    }
+
+    #[test]
+    fn first_percent_is_the_first() {
+        for_each_string(b"%\xa5\x24a\x00", 8, |s| {
+            if s.len() == 8 {
+                let word = u64::from_le_bytes(s.try_into().unwrap());
+                let want = s.iter().position(|&b| b == b'%').unwrap_or(8);
+                assert_eq!(first_percent(word), want, "{s:?}");
+            }
+        });
     }
 }

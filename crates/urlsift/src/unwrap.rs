@@ -336,9 +336,10 @@ fn authority_scalar(s: &[u8], after: usize) -> Authority {
 
 /// [`authority`] for the common case with SSE2 (part of every x86-64 CPU):
 /// an authority with no `@` or `:` (no user, no port) in a URL of at least
-/// 16 bytes, read 32 bytes at a time as two 16-byte loads (where fewer
-/// are left, the second ends at the URL's end, overlapping the first;
-/// where fewer than 16 are left, one load ends there). `None` otherwise,
+/// 16 bytes, read 16 bytes and, when the authority goes on past them,
+/// 32 bytes at a time as two 16-byte loads (where fewer are left, the
+/// second ends at the URL's end, overlapping the first; where fewer than
+/// 16 are left, one load ends there). `None` otherwise,
 /// for the pass a byte at a time, which was most of what `--unwrap` cost
 /// per URL that is no wrapper (nearly all of them).
 #[cfg(target_arch = "x86_64")]
@@ -371,9 +372,16 @@ fn authority_sse2(s: &[u8], after: usize) -> Option<Authority> {
         // The classes of the `n` bytes from `at`, bit `k` for `s[at + k]`.
         let left = s.len() - at;
         let (c, n) = if left >= 16 {
-            let n = left.min(32);
-            let (lo, hi) = (load(at), load(at + n - 16));
-            ([0, 1, 2].map(|k| lo[k] | hi[k] << (n - 16)), n)
+            let lo = load(at);
+            if lo[0] != 0 {
+                // The authority ends within these 16 bytes (most hosts):
+                // the second load is not made.
+                (lo, 16)
+            } else {
+                let n = left.min(32);
+                let hi = load(at + n - 16);
+                ([0, 1, 2].map(|k| lo[k] | hi[k] << (n - 16)), n)
+            }
         } else {
             (load(s.len() - 16).map(|m| m >> (16 - left)), left)
         };
