@@ -132,7 +132,7 @@ impl Recs {
         if let Some(mine) = self.report.take() {
             let mut all = mine;
             if let Some(theirs) = other.report.take() {
-                all.append(*theirs);
+                all.append(theirs);
             }
             other.report = Some(all);
         }
