@@ -58,6 +58,8 @@ pub fn add(recs: &mut Recs, name: &InputName, m: &Match, reading: &[u8]) {
 /// grow to tens of kilobytes, and growing fresh buffers by doubling for
 /// every piece cost 4% of a report's run. At most [`SPARE_MOST`] are kept,
 /// none with more than [`SPARE_LARGEST`] bytes of text.
+// (Boxes, as `Recs` holds them: one moves in and out with no allocation.)
+#[allow(clippy::vec_box)]
 static SPARE: Mutex<Vec<Box<Found>>> = Mutex::new(Vec::new());
 
 /// See [`SPARE`]: as many as the pieces in flight need.
