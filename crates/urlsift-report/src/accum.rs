@@ -10,6 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use urlsift::{Timestamp, Url};
 
@@ -183,7 +184,7 @@ pub(crate) struct Edge {
 /// edges outgrow the caches: a list elsewhere in memory was a cache miss
 /// more a URL), any other in a sorted list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Years {
+pub struct Years {
     bits: u64,
     others: Vec<u32>,
 }
@@ -209,19 +210,27 @@ impl Years {
         self.bits.count_ones() as usize + self.others.len()
     }
 
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.bits == 0 && self.others.is_empty()
+    }
+
     /// The years, in order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         let before = self.others.partition_point(|&y| y < Self::BASE);
-        let bits = self.bits;
         let (early, late) = self.others.split_at(before);
+        // The word's years lowest first, a step a year (not a test of
+        // each of the 64 bits: the graph files read every edge's years).
+        let mut bits = self.bits;
+        let word = std::iter::from_fn(move || {
+            let k = (bits != 0).then(|| bits.trailing_zeros())?;
+            bits &= bits - 1;
+            Some(Self::BASE + k)
+        });
         early
             .iter()
             .copied()
-            .chain(
-                (0..64)
-                    .filter(move |k| bits >> k & 1 == 1)
-                    .map(|k| Self::BASE + k),
-            )
+            .chain(word)
             .chain(late.iter().copied())
     }
 }
@@ -256,15 +265,15 @@ pub struct Derivatives {
     pub(crate) schemes: Vec<Box<str>>,
     pub(crate) timeline: IdMap<(Period, u16), Cell>,
     /// Domain names and their index.
-    pub(crate) domain_ids: HashMap<Box<str>, u32>,
-    pub(crate) domains: Vec<(Box<str>, Domain)>,
+    pub(crate) domain_ids: HashMap<Arc<str>, u32>,
+    pub(crate) domains: Vec<(Arc<str>, Domain)>,
     /// Each host met (its [`hash`], as the distinct URLs are counted:
     /// a look-up a URL that reads no string) and the domain it counts
     /// under.
     pub(crate) hosts: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     pub(crate) by_year: IdMap<(Period, u32), u64>,
-    pub(crate) group_ids: HashMap<Box<str>, u32>,
-    pub(crate) groups: Vec<Box<str>>,
+    pub(crate) group_ids: HashMap<Arc<str>, u32>,
+    pub(crate) groups: Vec<Arc<str>>,
     pub(crate) edges: IdMap<(u32, u32), Edge>,
     /// The earliest distinct dated URLs, sorted by date and text, at most
     /// [`EARLIEST`].
@@ -321,13 +330,18 @@ fn url_text(url: &[u8]) -> Box<str> {
     String::from_utf8_lossy(url).into()
 }
 
-fn intern(ids: &mut HashMap<Box<str>, u32>, names: &mut Vec<Box<str>>, name: &str) -> u32 {
+/// The index of `name` in `names`, a new one the first time. A name is
+/// one shared string, in the table, its index and every row written of it
+/// ([`crate::Tables`]): a copy a row was one allocation more for each of
+/// a graph's tens of thousands of edges.
+fn intern(ids: &mut HashMap<Arc<str>, u32>, names: &mut Vec<Arc<str>>, name: &str) -> u32 {
     if let Some(&i) = ids.get(name) {
         return i;
     }
     let i = names.len() as u32;
-    names.push(name.into());
-    ids.insert(name.into(), i);
+    let name: Arc<str> = name.into();
+    names.push(name.clone());
+    ids.insert(name, i);
     i
 }
 
@@ -532,8 +546,10 @@ impl Derivatives {
             return d;
         }
         let d = self.domains.len() as u32;
-        self.domains.push((name.into(), Domain::default()));
-        self.domain_ids.insert(name.into(), d);
+        // (One string, shared as the groups' names are: see `intern`.)
+        let name: Arc<str> = name.into();
+        self.domains.push((name.clone(), Domain::default()));
+        self.domain_ids.insert(name, d);
         d
     }
 

@@ -39,7 +39,7 @@ mod page;
 mod tables;
 mod wire;
 
-pub use accum::{groups_of, input_key, message_key, Derivatives, Period, Row, EARLIEST};
+pub use accum::{groups_of, input_key, message_key, Derivatives, Period, Row, Years, EARLIEST};
 pub use domain::{host_of, registrable};
 pub use hash::hash;
 pub use page::render;

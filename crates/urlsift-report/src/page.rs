@@ -220,7 +220,7 @@ fn bars(
 }
 
 /// Horizontal bars, one per `(label, value)`.
-fn hbars(s: &mut String, title: &str, xlabel: &str, rows: &[(String, u64)]) {
+fn hbars(s: &mut String, title: &str, xlabel: &str, rows: &[(std::sync::Arc<str>, u64)]) {
     let row = 20.0;
     let (w, l, r, t) = (760.0, 230.0, 70.0, 8.0);
     let h = t + row * rows.len().max(1) as f64 + 40.0;
@@ -246,7 +246,7 @@ fn hbars(s: &mut String, title: &str, xlabel: &str, rows: &[(String, u64)]) {
         let shown: String = if label.chars().count() > 32 {
             label.chars().take(31).chain(['…']).collect()
         } else {
-            label.clone()
+            label.to_string()
         };
         let _ = write!(
             s,
@@ -418,7 +418,7 @@ pub fn render(t: &Tables) -> String {
     s.push_str("</figure></section>\n");
 
     // Top domains.
-    let top: Vec<(String, u64)> = t
+    let top: Vec<(std::sync::Arc<str>, u64)> = t
         .domains
         .iter()
         .take(TOP)
@@ -438,20 +438,15 @@ pub fn render(t: &Tables) -> String {
     s.push_str("</figure></section>\n");
 
     // Heat table: top domains by year.
-    let heat: Vec<&str> = t
-        .domains
-        .iter()
-        .take(HEAT)
-        .map(|d| d.domain.as_str())
-        .collect();
+    let heat: Vec<&str> = t.domains.iter().take(HEAT).map(|d| &*d.domain).collect();
     // (The rows of every domain are looked through: a set of the few
     // heat domains, not a scan of them a row.)
     let in_heat: std::collections::HashSet<&str> = heat.iter().copied().collect();
     let mut cells: BTreeMap<(&str, Option<u32>), u64> = BTreeMap::new();
     let mut cols: Vec<Option<u32>> = Vec::new();
     for (y, d, n) in &t.by_year {
-        if in_heat.contains(d.as_str()) {
-            cells.insert((d.as_str(), *y), *n);
+        if in_heat.contains(&**d) {
+            cells.insert((&**d, *y), *n);
             if !cols.contains(y) {
                 cols.push(*y);
             }
@@ -497,7 +492,7 @@ pub fn render(t: &Tables) -> String {
     let mut gl: Vec<(&str, GroupSum)> = Vec::new();
     for r in &t.groups {
         match gl.last_mut() {
-            Some((g, e)) if *g == r.group => {
+            Some((g, e)) if **g == *r.group => {
                 e.0 += r.urls;
                 e.1.push((&r.domain, r.urls));
             }

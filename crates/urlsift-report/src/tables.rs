@@ -7,10 +7,11 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 
 use urlsift::Timestamp;
 
-use crate::accum::Derivatives;
+use crate::accum::{Derivatives, Years};
 
 /// One row of `timeline.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +32,7 @@ pub struct TimelineRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DomainRow {
     /// The registrable domain.
-    pub domain: String,
+    pub domain: Arc<str>,
     /// URLs.
     pub urls: u64,
     /// Distinct URLs.
@@ -50,17 +51,18 @@ pub struct DomainRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupRow {
     /// The newsgroup or list.
-    pub group: String,
+    pub group: Arc<str>,
     /// The registrable domain.
-    pub domain: String,
+    pub domain: Arc<str>,
     /// URLs.
     pub urls: u64,
     /// First and last dates.
     pub first_date: Option<Timestamp>,
     /// See `first_date`.
     pub last_date: Option<Timestamp>,
-    /// The years with URLs.
-    pub years: Vec<u32>,
+    /// The years with URLs (held as the accumulator holds them: the
+    /// years of most archives in one word, no list a row).
+    pub years: Years,
 }
 
 /// The totals.
@@ -90,7 +92,7 @@ pub struct Tables {
     /// Most URLs first, then by name.
     pub domains: Vec<DomainRow>,
     /// By year (undated last), most URLs first, then domain.
-    pub by_year: Vec<(Option<u32>, String, u64)>,
+    pub by_year: Vec<(Option<u32>, Arc<str>, u64)>,
     /// By group, most URLs first, then domain.
     pub groups: Vec<GroupRow>,
     /// The earliest distinct URLs with their first dates.
@@ -146,7 +148,7 @@ impl Tables {
             .map(|i| {
                 let (name, c) = &d.domains[i];
                 DomainRow {
-                    domain: String::from(&**name),
+                    domain: name.clone(),
                     urls: c.urls,
                     distinct_urls: c.distinct,
                     hosts: hosts[i],
@@ -178,7 +180,7 @@ impl Tables {
             .into_iter()
             .map(|(y, dom, n)| {
                 let year = (y != u32::MAX).then_some(y);
-                (year, String::from(&*d.domains[dom as usize].0), n)
+                (year, d.domains[dom as usize].0.clone(), n)
             })
             .collect();
         let mut edges: Vec<_> = d.edges.iter().collect();
@@ -192,14 +194,13 @@ impl Tables {
         let groups = edges
             .into_iter()
             .map(|(&(g, dom), e)| GroupRow {
-                // (`String::from`: a `Box<str>`'s `to_string` goes through
-                // `Display`.)
-                group: String::from(&*d.groups[g as usize]),
-                domain: String::from(&*d.domains[dom as usize].0),
+                // (The accumulator's names, shared: no copy a row.)
+                group: d.groups[g as usize].clone(),
+                domain: d.domains[dom as usize].0.clone(),
                 urls: e.urls,
                 first_date: ts(e.first),
                 last_date: ts(e.last),
-                years: e.years.iter().collect(),
+                years: e.years.clone(),
             })
             .collect();
         Tables {
@@ -342,28 +343,31 @@ impl Tables {
             "    <attributes class=\"edge\"><attribute id=\"first_date\" title=\"first_date\" type=\"string\"/><attribute id=\"last_date\" title=\"last_date\" type=\"string\"/></attributes>\n",
             "    <nodes>\n"
         ))?;
-        /// A spell a run of consecutive years (sorted `years`): the
-        /// same timeline as a spell a year, in fewer bytes (an edge of a
-        /// list that linked a site every year is one spell).
-        fn spells(s: &mut impl fmt::Write, years: &[u32]) -> fmt::Result {
-            if years.is_empty() {
-                return Ok(());
-            }
-            s.write_str("<spells>")?;
-            let mut rest = years;
-            while let Some(&first) = rest.first() {
-                let run = rest
-                    .iter()
-                    .zip(first..)
-                    .take_while(|&(&y, want)| y == want)
-                    .count();
+        /// A spell a run of consecutive years (`years` sorted, each
+        /// once): the same timeline as a spell a year, in fewer bytes (an
+        /// edge of a list that linked a site every year is one spell).
+        fn spells(s: &mut impl fmt::Write, years: impl IntoIterator<Item = u32>) -> fmt::Result {
+            fn spell(s: &mut impl fmt::Write, first: u32, last: u32) -> fmt::Result {
                 s.write_str("<spell start=\"")?;
                 int(s, first)?;
                 s.write_str("-01-01\" end=\"")?;
-                int(s, rest[run - 1])?;
-                s.write_str("-12-31\"/>")?;
-                rest = &rest[run..];
+                int(s, last)?;
+                s.write_str("-12-31\"/>")
             }
+            let mut years = years.into_iter();
+            let Some(mut first) = years.next() else {
+                return Ok(());
+            };
+            s.write_str("<spells>")?;
+            let mut last = first;
+            for y in years {
+                if y != last + 1 {
+                    spell(s, first, last)?;
+                    first = y;
+                }
+                last = y;
+            }
+            spell(s, first, last)?;
             s.write_str("</spells>")
         }
         for (kind, list) in [("group", groups), ("domain", domains)] {
@@ -375,7 +379,7 @@ impl Tables {
                 s.write_str("\"><attvalues><attvalue for=\"kind\" value=\"")?;
                 s.write_str(kind)?;
                 s.write_str("\"/></attvalues>")?;
-                spells(s, years)?;
+                spells(s, years.iter().copied())?;
                 s.write_str("</node>\n")?;
             }
         }
@@ -392,7 +396,7 @@ impl Tables {
             s.write_str("\"><attvalues>")?;
             edge_dates(s, r, ["<attvalue for=\"", "\" value=\"", "\"/>"])?;
             s.write_str("</attvalues>")?;
-            spells(s, &r.years)?;
+            spells(s, r.years.iter())?;
             s.write_str("</edge>\n")?;
         }
         s.write_str("    </edges>\n  </graph>\n</gexf>\n")
@@ -596,7 +600,7 @@ fn nodes_of<'a>(rows: &'a [GroupRow], name: impl Fn(&'a GroupRow) -> &'a str) ->
             }),
         };
         last = Some((n, i));
-        out[i].1.extend(&r.years);
+        out[i].1.extend(r.years.iter());
     }
     // (The names are distinct: an unstable sort gives the one order.)
     out.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -938,7 +942,7 @@ mod tests {
         }
         let t = Tables::new(&d);
         assert_eq!(
-            t.groups[0].years,
+            t.groups[0].years.iter().collect::<Vec<_>>(),
             [1969, 1990, 1992, 1993, 1994, 1995, 2001, 2100]
         );
         let gexf = t.gexf();

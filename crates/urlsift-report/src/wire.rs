@@ -258,7 +258,7 @@ impl Derivatives {
             d.timeline.insert((p, s), c);
         }
         for _ in 0..r.len()? {
-            let name = r.s()?;
+            let name: std::sync::Arc<str> = r.s()?.into();
             let urls = r.u()?;
             let distinct = r.u()?;
             let first = match r.u()? {
@@ -316,7 +316,7 @@ impl Derivatives {
             d.by_year.insert((p, dom), r.u()?);
         }
         for _ in 0..r.len()? {
-            let g = r.s()?;
+            let g: std::sync::Arc<str> = r.s()?.into();
             d.group_ids.insert(g.clone(), d.groups.len() as u32);
             d.groups.push(g);
         }
