@@ -20,7 +20,7 @@ pub struct Found {
     /// The URLs' texts, one after the other.
     text: String,
     /// Where each URL ends in `text`, and its message.
-    rows: Vec<(usize, Option<Arc<MessageInfo>>)>,
+    rows: Vec<Kept>,
     /// The input's key, worked out at its first URL (a hash of the path
     /// a URL cost 1% of a report's run).
     input: Option<u64>,
@@ -54,36 +54,60 @@ pub fn add(recs: &mut Recs, name: &InputName, m: &Match, reading: &[u8]) {
         .push((found.text.len(), m.shared_message().cloned()));
 }
 
-/// Emptied [`Found`]s, kept for the next pieces to fill: a piece's URLs
-/// grow to tens of kilobytes, and growing fresh buffers by doubling for
-/// every piece cost 4% of a report's run. At most [`SPARE_MOST`] are kept,
-/// none with more than [`SPARE_LARGEST`] bytes of text.
+/// Emptied [`Found`]s, kept for the next pieces to fill, with the bytes
+/// they hold: a piece's URLs grow to tens of kilobytes, and growing fresh
+/// buffers by doubling for every piece cost 4% of a report's run. At most
+/// [`SPARE_MOST`] are kept, none holding more than [`SPARE_LARGEST`]
+/// bytes, [`SPARE_BUDGET`] in all, so that the pool stays small whatever
+/// the input.
 // (Boxes, as `Recs` holds them: one moves in and out with no allocation.)
 #[allow(clippy::vec_box)]
-static SPARE: Mutex<Vec<Box<Found>>> = Mutex::new(Vec::new());
+static SPARE: Mutex<(Vec<Box<Found>>, usize)> = Mutex::new((Vec::new(), 0));
 
 /// See [`SPARE`]: as many as the pieces in flight need.
 const SPARE_MOST: usize = 64;
 
 /// See [`SPARE`].
-const SPARE_LARGEST: usize = 1 << 20;
+const SPARE_LARGEST: usize = 256 << 10;
+
+/// See [`SPARE`].
+const SPARE_BUDGET: usize = 2 << 20;
+
+impl Found {
+    /// The bytes its buffers hold.
+    fn capacity(&self) -> usize {
+        self.text.capacity() + self.rows.capacity() * std::mem::size_of::<Kept>()
+    }
+}
+
+/// A row of [`Found::rows`].
+type Kept = (usize, Option<Arc<MessageInfo>>);
 
 /// An empty [`Found`], from [`SPARE`] when one is there.
 fn spare() -> Box<Found> {
-    lock(&SPARE).pop().unwrap_or_default()
+    let mut spare = lock(&SPARE);
+    match spare.0.pop() {
+        Some(found) => {
+            spare.1 -= found.capacity();
+            found
+        }
+        None => Box::default(),
+    }
 }
 
 /// Gives `found` back to [`SPARE`], emptied.
 fn give(mut found: Box<Found>) {
-    if found.text.capacity() > SPARE_LARGEST {
+    let cap = found.capacity();
+    if cap == 0 || cap > SPARE_LARGEST {
         return;
     }
     found.text.clear();
     found.rows.clear();
     found.input = None;
     let mut spare = lock(&SPARE);
-    if spare.len() < SPARE_MOST {
-        spare.push(found);
+    if spare.0.len() < SPARE_MOST && spare.1 + cap <= SPARE_BUDGET {
+        spare.0.push(found);
+        spare.1 += cap;
     }
 }
 
