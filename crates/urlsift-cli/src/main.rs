@@ -8,6 +8,7 @@ mod input;
 mod parse;
 #[cfg(feature = "pick")]
 mod pick;
+mod pool;
 mod printer;
 mod progress;
 mod search;

@@ -5,12 +5,13 @@
 //! spares merging an accumulator per input (which cost more than the
 //! counting).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use urlsift::{Match, MessageInfo};
 use urlsift_report::{groups_of, input_key, message_key, Derivatives, Row};
 
 use super::{InputName, Recs};
+use crate::pool::{Buffer, Pool};
 
 /// The URLs of (part of) an input, to be counted: a [`Found`] is kept in
 /// the records of one input (an archive's member is an input of its own),
@@ -54,27 +55,13 @@ pub fn add(recs: &mut Recs, name: &InputName, m: &Match, reading: &[u8]) {
         .push((found.text.len(), m.shared_message().cloned()));
 }
 
-/// Emptied [`Found`]s, kept for the next pieces to fill, with the bytes
-/// they hold: a piece's URLs grow to tens of kilobytes, and growing fresh
-/// buffers by doubling for every piece cost 4% of a report's run. At most
-/// [`SPARE_MOST`] are kept, none holding more than [`SPARE_LARGEST`]
-/// bytes, [`SPARE_BUDGET`] in all, so that the pool stays small whatever
-/// the input.
-// (Boxes, as `Recs` holds them: one moves in and out with no allocation.)
-#[allow(clippy::vec_box)]
-static SPARE: Mutex<(Vec<Box<Found>>, usize)> = Mutex::new((Vec::new(), 0));
+/// Emptied [`Found`]s, kept for the next pieces to fill: a piece's URLs
+/// grow to tens of kilobytes, and growing fresh buffers by doubling for
+/// every piece cost 4% of a report's run. As many as the pieces in flight
+/// need, none holding over 256 KiB, 2 MiB in all.
+static SPARE: Pool<Box<Found>> = Pool::new(64, 256 << 10, 2 << 20);
 
-/// See [`SPARE`]: as many as the pieces in flight need.
-const SPARE_MOST: usize = 64;
-
-/// See [`SPARE`].
-const SPARE_LARGEST: usize = 256 << 10;
-
-/// See [`SPARE`].
-const SPARE_BUDGET: usize = 2 << 20;
-
-impl Found {
-    /// The bytes its buffers hold.
+impl Buffer for Box<Found> {
     fn capacity(&self) -> usize {
         self.text.capacity() + self.rows.capacity() * std::mem::size_of::<Kept>()
     }
@@ -85,34 +72,15 @@ type Kept = (usize, Option<Arc<MessageInfo>>);
 
 /// An empty [`Found`], from [`SPARE`] when one is there.
 fn spare() -> Box<Found> {
-    let mut spare = lock(&SPARE);
-    match spare.0.pop() {
-        Some(found) => {
-            spare.1 -= found.capacity();
-            found
-        }
-        None => Box::default(),
-    }
+    SPARE.take().unwrap_or_default()
 }
 
 /// Gives `found` back to [`SPARE`], emptied.
 fn give(mut found: Box<Found>) {
-    let cap = found.capacity();
-    if cap == 0 || cap > SPARE_LARGEST {
-        return;
-    }
     found.text.clear();
     found.rows.clear();
     found.input = None;
-    let mut spare = lock(&SPARE);
-    if spare.0.len() < SPARE_MOST && spare.1 + cap <= SPARE_BUDGET {
-        spare.0.push(found);
-        spare.1 += cap;
-    }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+    SPARE.give(found);
 }
 
 /// Counts the URLs of `found` into `into`.

@@ -2,9 +2,10 @@
 
 use std::io::{self, Read};
 
+pub(super) use crate::pool::lock;
+use crate::pool::Pool;
 use crate::printer::Recs;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Bytes per piece (before the lookahead).
 pub(super) const PIECE: usize = 1 << 20;
@@ -110,60 +111,17 @@ fn reader<R: Read>(r: R, target: usize, scanner: Scanner) -> urlsift::PieceReade
         .scanning(scanner)
 }
 
-/// Buffers handed between threads for reuse: at most `most` of them and
-/// `budget` bytes of capacity in all, none larger than `largest`, so a pool
-/// holds little whatever the input. A buffer comes back as it was left
-/// (its length too: a piece buffer of full length need not be zeroed
-/// again).
-pub(super) struct Pool {
-    /// The buffers and their total capacity.
-    pub(super) bufs: Mutex<(Vec<Vec<u8>>, usize)>,
-    pub(super) most: usize,
-    pub(super) largest: usize,
-    pub(super) budget: usize,
-}
-
-impl Pool {
-    pub(super) const fn new(most: usize, largest: usize, budget: usize) -> Pool {
-        Pool {
-            bufs: Mutex::new((Vec::new(), 0)),
-            most,
-            largest,
-            budget,
-        }
-    }
-
-    pub(super) fn take(&self) -> Option<Vec<u8>> {
-        let mut pool = lock(&self.bufs);
-        let buf = pool.0.pop()?;
-        pool.1 -= buf.capacity();
-        Some(buf)
-    }
-
-    pub(super) fn give(&self, buf: Vec<u8>) {
-        let cap = buf.capacity();
-        if cap == 0 || cap > self.largest {
-            return;
-        }
-        let mut pool = lock(&self.bufs);
-        if pool.0.len() < self.most && pool.1 + cap <= self.budget {
-            pool.0.push(buf);
-            pool.1 += cap;
-        }
-    }
-}
-
 /// Piece buffers that scanned pieces of a split input go back to, for the
 /// reading thread to fill again: no fresh (zeroed) megabyte per piece (the
 /// pieces in flight are bounded, so a few are enough).
-pub(super) static SHARED: Pool = Pool::new(8, usize::MAX, usize::MAX);
+pub(super) static SHARED: Pool<Vec<u8>> = Pool::new(8, usize::MAX, usize::MAX);
 
 /// Output buffers written out, for the next pieces to fill: a piece's
 /// output grows to tens of kilobytes, and growing a fresh one by doubling,
 /// then freeing it on the writing thread, cost more than the formatting.
 /// Many (a batch holds one per news article), none over 256 KiB, 2 MiB in
 /// all.
-pub(super) static BODIES: Pool = Pool::new(256, 256 << 10, 2 << 20);
+pub(super) static BODIES: Pool<Vec<u8>> = Pool::new(256, 256 << 10, 2 << 20);
 
 /// Empty output for a piece, its buffer from [`BODIES`] when one is there;
 /// `relative` when its line numbers count from the piece's start.
@@ -175,10 +133,6 @@ pub(super) fn new_recs(relative: bool) -> Recs {
         relative,
         ..Recs::default()
     }
-}
-
-pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 thread_local! {
