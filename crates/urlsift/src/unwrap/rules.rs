@@ -333,6 +333,12 @@ pub(crate) fn known_name(name: &[u8]) -> bool {
         }
         _ => return false,
     }
+    has_key(name)
+}
+
+/// [`known_name`] past its shape (out of line: few names get this far).
+#[inline(never)]
+fn has_key(name: &[u8]) -> bool {
     keyed(name).next().is_some()
 }
 

@@ -485,6 +485,82 @@ proptest::proptest! {
     }
 }
 
+/// [`may_wrap`] by its definition: the registered name of the host the
+/// byte pass reads, looked up in the table.
+fn may_wrap_by_definition(s: &[u8], after: usize) -> bool {
+    let a = authority_scalar(s, after);
+    registered_name(s, (a.host_start, a.colon.unwrap_or(a.end)), a.dots)
+        .is_some_and(rules::known_name)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+    /// The first test answers as its definition for hosts made of the
+    /// table's names, `co`/`com` and country labels, at every length
+    /// around the vector pass's 16 and 32 bytes, with users and ports.
+    #[test]
+    fn the_first_test_is_its_definition(
+        labels in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(&[
+                    "google", "GOOGLE", "outlook", "office365", "urldefense", "proofpoint",
+                    "facebook", "cudasvc", "cisco", "trendmicro", "sophos", "fireeye",
+                    "slack-redir", "mimecast", "mimecastprotect", "co", "com", "CoM", "uk",
+                    "au", "us", "net", "www", "l", "", "googl", "googlex", "safelinks",
+                ][..]).prop_map(str::to_owned),
+                "[a-z0-9-]{1,12}",
+            ],
+            0..7,
+        ),
+        user in "([a-z.]{0,4}@)?",
+        port in "(:[0-9]{0,4})?",
+        tail in "((/|\\?|#)[a-z./?#@:]{0,40})?",
+        scheme in "(https://|http://)",
+    ) {
+        let s = format!("{scheme}{user}{}{port}{tail}", labels.join("."));
+        let after = scheme.len();
+        proptest::prop_assert_eq!(
+            may_wrap(s.as_bytes(), after),
+            may_wrap_by_definition(s.as_bytes(), after),
+            "{}", s
+        );
+    }
+}
+
+/// The first test at every length and with every dot placement of a
+/// host of up to 40 bytes ending in a name, `co.uk`-style or not.
+#[test]
+fn the_first_test_at_every_length() {
+    for len in 0..40usize {
+        for suffix in [
+            "google.com",
+            "google.co.uk",
+            "x.com.au",
+            "cisco.com",
+            "a.b",
+            "",
+        ] {
+            for dot in 0..=len {
+                let mut host = vec![b'a'; len];
+                if dot < len {
+                    host[dot] = b'.';
+                }
+                host.extend_from_slice(suffix.as_bytes());
+                for tail in ["", "/", "?q", "#f", "/0123456789abcdef0123456789"] {
+                    let s = [b"http://".as_slice(), &host, tail.as_bytes()].concat();
+                    assert_eq!(
+                        may_wrap(&s, 7),
+                        may_wrap_by_definition(&s, 7),
+                        "{}",
+                        String::from_utf8_lossy(&s)
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The authority's end and dots at every length around 16 and 32 bytes.
 #[test]
 fn the_authority_at_every_length() {
