@@ -457,8 +457,8 @@ fn may_wrap_general(s: &[u8], after: usize) -> bool {
     registered_name(s, host, a.dots).is_some_and(rules::known_name)
 }
 
-/// [`may_wrap`] for an authority of at most 32 bytes with no user or port
-/// (nearly every URL), with SSE2: the first 32 bytes after `//` read at
+/// [`may_wrap`] for an authority of at most 32 bytes with no user (nearly
+/// every URL), with SSE2: the first 32 bytes after `//` read at
 /// once as two 16-byte loads (overlapping where fewer are left, one where
 /// fewer than 16 are), and the registered name's dots taken from the
 /// high bits of the dot mask rather than by a loop over every dot. Few
@@ -508,11 +508,20 @@ fn may_wrap_sse2(s: &[u8], after: usize) -> Option<bool> {
     } else {
         ends.trailing_zeros()
     };
-    let within = ((1u64 << len) - 1) as u32;
-    if stops & within != 0 {
-        return None;
+    // The host's length: to a port's `:` (a URL in twenty or thirty has
+    // one), else the authority's.
+    let mut host_len = len;
+    let stops = stops & ((1u64 << len) - 1) as u32;
+    if stops != 0 {
+        let first = stops.trailing_zeros();
+        // A user (an `@`, perhaps after a `:` of its password) or more
+        // than one `:` is the general pass's.
+        if stops & (stops - 1) != 0 || s[after + first as usize] != b':' {
+            return None;
+        }
+        host_len = first;
     }
-    let d = dots & within;
+    let d = dots & ((1u64 << host_len) - 1) as u32;
     if d == 0 {
         return Some(false);
     }
@@ -522,7 +531,7 @@ fn may_wrap_sse2(s: &[u8], after: usize) -> Option<bool> {
     let rest = d & !(1 << last);
     let start = 32 - rest.leading_zeros();
     let mut name = &s[after + start as usize..after + last as usize];
-    if len - last == 3 && rest != 0 && co_or_com(name) {
+    if host_len - last == 3 && rest != 0 && co_or_com(name) {
         // `co.uk`, `com.au`: the label before those.
         let before = start - 1;
         let rest = rest & !(1 << before);
