@@ -15,7 +15,7 @@ use std::sync::Arc;
 use urlsift::{Timestamp, Url};
 
 use crate::domain::{host_of, registrable};
-use crate::hash::{hash, IdMap, Ids, Prehashed, Set};
+use crate::hash::{hash, IdMap, Ids, NameMap, Prehashed, Set};
 
 /// How many of the earliest distinct URLs are kept.
 pub const EARLIEST: usize = 25;
@@ -265,14 +265,14 @@ pub struct Derivatives {
     pub(crate) schemes: Vec<Box<str>>,
     pub(crate) timeline: IdMap<(Period, u16), Cell>,
     /// Domain names and their index.
-    pub(crate) domain_ids: HashMap<Arc<str>, u32>,
+    pub(crate) domain_ids: NameMap<Arc<str>, u32>,
     pub(crate) domains: Vec<(Arc<str>, Domain)>,
     /// Each host met (its [`hash`], as the distinct URLs are counted:
     /// a look-up a URL that reads no string) and the domain it counts
     /// under.
     pub(crate) hosts: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
     pub(crate) by_year: IdMap<(Period, u32), u64>,
-    pub(crate) group_ids: HashMap<Arc<str>, u32>,
+    pub(crate) group_ids: NameMap<Arc<str>, u32>,
     pub(crate) groups: Vec<Arc<str>>,
     pub(crate) edges: IdMap<(u32, u32), Edge>,
     /// The earliest distinct dated URLs, sorted by date and text, at most
@@ -334,7 +334,7 @@ fn url_text(url: &[u8]) -> Box<str> {
 /// one shared string, in the table, its index and every row written of it
 /// ([`crate::Tables`]): a copy a row was one allocation more for each of
 /// a graph's tens of thousands of edges.
-fn intern(ids: &mut HashMap<Arc<str>, u32>, names: &mut Vec<Arc<str>>, name: &str) -> u32 {
+fn intern(ids: &mut NameMap<Arc<str>, u32>, names: &mut Vec<Arc<str>>, name: &str) -> u32 {
     if let Some(&i) = ids.get(name) {
         return i;
     }

@@ -587,7 +587,7 @@ type Nodes<'a> = (Vec<Node<'a>>, Vec<Node<'a>>);
 /// archive). Rows of one name that come one after the other (as the rows
 /// of a group do from [`Tables::new`]) are gathered without a look-up.
 fn nodes_of<'a>(rows: &'a [GroupRow], name: impl Fn(&'a GroupRow) -> &'a str) -> Vec<Node<'a>> {
-    let mut ids: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
+    let mut ids: crate::hash::NameMap<&'a str, usize> = Default::default();
     let mut out: Vec<Node<'a>> = Vec::new();
     let mut last: Option<(&'a str, usize)> = None;
     for r in rows {
