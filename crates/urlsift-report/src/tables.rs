@@ -9,7 +9,7 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
-use urlsift::Timestamp;
+use urlsift::{Rfc3339, Timestamp};
 
 use crate::accum::{Derivatives, Years};
 
@@ -302,6 +302,7 @@ impl Tables {
 
     fn groups_csv_to(&self, s: &mut impl fmt::Write) -> fmt::Result {
         s.write_str("group,domain,urls,first_date,last_date\n")?;
+        let mut dates = Dates::default();
         for r in &self.groups {
             csv_field(s, &r.group)?;
             s.write_char(',')?;
@@ -309,9 +310,9 @@ impl Tables {
             s.write_char(',')?;
             int(s, r.urls)?;
             s.write_char(',')?;
-            date(s, r.first_date)?;
+            dates.write(s, r.first_date)?;
             s.write_char(',')?;
-            date(s, r.last_date)?;
+            dates.write(s, r.last_date)?;
             s.write_char('\n')?;
         }
         Ok(())
@@ -384,6 +385,7 @@ impl Tables {
             }
         }
         s.write_str("    </nodes>\n    <edges>\n")?;
+        let mut dates = Dates::default();
         for (i, r) in self.groups.iter().enumerate() {
             s.write_str("      <edge id=\"")?;
             int(s, i)?;
@@ -394,7 +396,12 @@ impl Tables {
             s.write_str("\" weight=\"")?;
             int(s, r.urls)?;
             s.write_str("\"><attvalues>")?;
-            edge_dates(s, r, ["<attvalue for=\"", "\" value=\"", "\"/>"])?;
+            edge_dates(
+                s,
+                r,
+                ["<attvalue for=\"", "\" value=\"", "\"/>"],
+                &mut dates,
+            )?;
             s.write_str("</attvalues>")?;
             spells(s, r.years.iter())?;
             s.write_str("</edge>\n")?;
@@ -430,6 +437,7 @@ impl Tables {
                 s.write_str("</data></node>\n")?;
             }
         }
+        let mut dates = Dates::default();
         for (i, r) in self.groups.iter().enumerate() {
             s.write_str("    <edge id=\"e")?;
             int(s, i)?;
@@ -440,7 +448,7 @@ impl Tables {
             s.write_str("\"><data key=\"weight\">")?;
             int(s, r.urls)?;
             s.write_str("</data>")?;
-            edge_dates(s, r, ["<data key=\"", "\">", "</data>"])?;
+            edge_dates(s, r, ["<data key=\"", "\">", "</data>"], &mut dates)?;
             s.write_str("</edge>\n")?;
         }
         s.write_str("  </graph>\n</graphml>\n")
@@ -629,17 +637,56 @@ fn node_id(s: &mut impl fmt::Write, kind: &str, name: &str) -> fmt::Result {
 /// those pieces.
 /// (Inlined: each call site's pieces are constants, copied as such.)
 #[inline(always)]
-fn edge_dates(s: &mut impl fmt::Write, r: &GroupRow, [open, mid, close]: [&str; 3]) -> fmt::Result {
+fn edge_dates(
+    s: &mut impl fmt::Write,
+    r: &GroupRow,
+    [open, mid, close]: [&str; 3],
+    dates: &mut Dates,
+) -> fmt::Result {
     for (key, t) in [("first_date", r.first_date), ("last_date", r.last_date)] {
         if t.is_some() {
             s.write_str(open)?;
             s.write_str(key)?;
             s.write_str(mid)?;
-            date(s, t)?;
+            dates.write(s, t)?;
             s.write_str(close)?;
         }
     }
     Ok(())
+}
+
+/// The last two dates written, kept formatted: an edge's first and last
+/// dates are one in more than half the edges, and the next edge of its
+/// group often has the same first or last date (the message that linked
+/// most of a group's domains). Written this way, a graph file formats
+/// a date for fewer than half its dates.
+#[derive(Default)]
+struct Dates {
+    slots: [Option<(Timestamp, Rfc3339)>; 2],
+    /// The slot the next new date goes to.
+    next: usize,
+}
+
+impl Dates {
+    fn write(&mut self, s: &mut impl fmt::Write, t: Option<Timestamp>) -> fmt::Result {
+        let Some(t) = t else {
+            return Ok(());
+        };
+        let k = match self.slots {
+            [Some((a, _)), _] if a == t => 0,
+            [_, Some((b, _))] if b == t => 1,
+            _ => {
+                let k = self.next;
+                self.slots[k] = Some((t, t.rfc3339()));
+                self.next = 1 - k;
+                k
+            }
+        };
+        match &self.slots[k] {
+            Some((_, text)) => s.write_str(text.as_str()),
+            None => Ok(()),
+        }
+    }
 }
 
 fn date(s: &mut impl fmt::Write, t: Option<Timestamp>) -> fmt::Result {
@@ -724,6 +771,25 @@ pub(crate) fn xml(s: &mut impl fmt::Write, v: &str) -> fmt::Result {
 mod tests {
     use super::*;
     use crate::accum::Row;
+
+    /// The kept dates write what formatting each date writes, whatever
+    /// the order of repeats and new dates.
+    #[test]
+    fn kept_dates_are_the_dates() {
+        let ts = [0i64, 1, 0, 0, 2, 1, 2, 3, 3, 0, 4, 5, 4, 5, 6, 6, 1];
+        for n in 0..ts.len() {
+            let mut dates = Dates::default();
+            let (mut got, mut want) = (String::new(), String::new());
+            for (i, &t) in ts.iter().cycle().skip(n).take(3 * ts.len()).enumerate() {
+                let t = (i % 5 != 4).then(|| Timestamp::from_unix_seconds(t * 86_461));
+                dates.write(&mut got, t).unwrap();
+                got.push(',');
+                date(&mut want, t).unwrap();
+                want.push(',');
+            }
+            assert_eq!(got, want);
+        }
+    }
 
     /// Rows of several dates, groups, schemes and hosts, some repeated.
     fn rows() -> Vec<(String, Option<i64>, Vec<&'static str>, u64)> {
