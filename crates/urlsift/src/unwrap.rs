@@ -338,6 +338,29 @@ fn authority_scalar(s: &[u8], after: usize) -> Authority {
     }
 }
 
+/// The 16 bytes of `s` from `from` as three masks, bit `k` for
+/// `s[from + k]`: the authority's ends (`/`, `?`, `#`), its stops (`@`,
+/// `:`) and its dots. Needs `from + 16 <= s.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classes_sse2(s: &[u8], from: usize) -> [u32; 3] {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    assert!(from + 16 <= s.len());
+    // SAFETY: SSE2 is part of x86-64; the load is within `s` (above).
+    unsafe {
+        let v = _mm_loadu_si128(s.as_ptr().add(from).cast());
+        let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        let ends = _mm_or_si128(_mm_or_si128(eq(b'/'), eq(b'?')), eq(b'#'));
+        [
+            _mm_movemask_epi8(ends) as u32,
+            _mm_movemask_epi8(_mm_or_si128(eq(b'@'), eq(b':'))) as u32,
+            _mm_movemask_epi8(eq(b'.')) as u32,
+        ]
+    }
+}
+
 /// [`authority`] for the common case with SSE2 (part of every x86-64 CPU):
 /// an authority with no `@` or `:` (no user, no port) in a URL of at least
 /// 16 bytes, read 16 bytes and, when the authority goes on past them,
@@ -349,27 +372,11 @@ fn authority_scalar(s: &[u8], after: usize) -> Authority {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn authority_sse2(s: &[u8], after: usize) -> Option<Authority> {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
     if s.len() < 16 || after > s.len() {
         return None;
     }
     // A block's ends (`/`, `?`, `#`), stops (`@`, `:`) and dots, as bits.
-    let classes = |v: __m128i| -> [u32; 3] {
-        // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-            let ends = _mm_or_si128(_mm_or_si128(eq(b'/'), eq(b'?')), eq(b'#'));
-            [
-                _mm_movemask_epi8(ends) as u32,
-                _mm_movemask_epi8(_mm_or_si128(eq(b'@'), eq(b':'))) as u32,
-                _mm_movemask_epi8(eq(b'.')) as u32,
-            ]
-        }
-    };
-    // SAFETY (both loads): `from + 16 <= s.len()`.
-    let load = |from: usize| classes(unsafe { _mm_loadu_si128(s.as_ptr().add(from).cast()) });
+    let load = |from: usize| classes_sse2(s, from);
     let mut dots = [usize::MAX; 3];
     let mut at = after;
     loop {
@@ -470,26 +477,10 @@ fn may_wrap_general(s: &[u8], after: usize) -> bool {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn may_wrap_sse2(s: &[u8], after: usize) -> Option<bool> {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
     if s.len() < 16 || after > s.len() {
         return None;
     }
-    let classes = |v: __m128i| -> [u32; 3] {
-        // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-            let ends = _mm_or_si128(_mm_or_si128(eq(b'/'), eq(b'?')), eq(b'#'));
-            [
-                _mm_movemask_epi8(ends) as u32,
-                _mm_movemask_epi8(_mm_or_si128(eq(b'@'), eq(b':'))) as u32,
-                _mm_movemask_epi8(eq(b'.')) as u32,
-            ]
-        }
-    };
-    // SAFETY (every load): `from + 16 <= s.len()`.
-    let load = |from: usize| classes(unsafe { _mm_loadu_si128(s.as_ptr().add(from).cast()) });
+    let load = |from: usize| classes_sse2(s, from);
     let left = s.len() - after;
     // Bit `k` of each mask for `s[after + k]`, `k < n`.
     let (n, [ends, stops, dots]) = if left >= 16 {
