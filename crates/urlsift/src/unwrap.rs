@@ -468,12 +468,12 @@ fn may_wrap_general(s: &[u8], after: usize) -> bool {
 /// every URL), with SSE2: the first 32 bytes after `//` read at
 /// once as two 16-byte loads (overlapping where fewer are left, one where
 /// fewer than 16 are), and the registered name's dots taken from the
-/// high bits of the dot mask rather than by a loop over every dot. Few
-/// branches and none that follow the host's shape (its length, its
-/// number of labels): the test runs between long stretches of scanning,
-/// with the predictor cold, so a branch it gets wrong costs more than
-/// the instructions. `None` for the other cases, which [`authority`]
-/// reads.
+/// high bits of the dot mask rather than by a loop over every dot. No
+/// branch follows the host's length or its number of labels (only a
+/// host over 32 bytes and a two-letter top-level domain take one): the
+/// test runs between long stretches of scanning, with the predictor
+/// cold, so a branch it gets wrong costs more than the instructions.
+/// `None` for the other cases, which [`authority`] reads.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn may_wrap_sse2(s: &[u8], after: usize) -> Option<bool> {
@@ -499,8 +499,8 @@ fn may_wrap_sse2(s: &[u8], after: usize) -> Option<bool> {
     } else {
         ends.trailing_zeros()
     };
-    // The host's length: to a port's `:` (a URL in twenty or thirty has
-    // one), else the authority's.
+    // The host's length: to a port's `:` (one URL in thirty of old mail
+    // and news has one), else the authority's.
     let mut host_len = len;
     let stops = stops & ((1u64 << len) - 1) as u32;
     if stops != 0 {
