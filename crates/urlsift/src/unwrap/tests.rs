@@ -528,6 +528,32 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+    /// The first test answers as its definition for any bytes after the
+    /// scheme (the library's `unwrap` takes any bytes), the authority's
+    /// own punctuation made frequent.
+    #[test]
+    fn the_first_test_is_its_definition_for_any_bytes(
+        rest in proptest::collection::vec(
+            proptest::prop_oneof![
+                4 => proptest::sample::select(&b"./?#@:co"[..]),
+                1 => proptest::prelude::any::<u8>(),
+            ],
+            0..48,
+        ),
+        https in proptest::prelude::any::<bool>(),
+    ) {
+        let scheme: &[u8] = if https { b"https://" } else { b"http://" };
+        let s = [scheme, &rest].concat();
+        proptest::prop_assert_eq!(
+            may_wrap(&s, scheme.len()),
+            may_wrap_by_definition(&s, scheme.len())
+        );
+    }
+}
+
 /// The first test at every length and with every dot placement of a
 /// host of up to 40 bytes ending in a name, `co.uk`-style or not.
 #[test]
