@@ -361,56 +361,51 @@ fn classes_sse2(s: &[u8], from: usize) -> [u32; 3] {
     }
 }
 
-/// [`authority`] for the common case with SSE2 (part of every x86-64 CPU):
-/// an authority with no `@` or `:` (no user, no port) in a URL of at least
-/// 16 bytes, read 16 bytes and, when the authority goes on past them,
-/// 32 bytes at a time as two 16-byte loads (where fewer are left, the
-/// second ends at the URL's end, overlapping the first; where fewer than
-/// 16 are left, one load ends there). `None` otherwise,
-/// for the pass a byte at a time, which was most of what `--unwrap` cost
-/// per URL that is no wrapper (nearly all of them).
+/// The classes ([`classes_sse2`]) of the `n` bytes from `at`, at most
+/// 32, bit `k` for `s[at + k]`: two 16-byte loads, the second ending at
+/// the URL's end where fewer than 32 are left (overlapping the first), one
+/// ending there where fewer than 16 are. Needs `s.len() >= 16` and
+/// `at <= s.len()`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn window_sse2(s: &[u8], at: usize) -> (usize, [u32; 3]) {
+    let left = s.len() - at;
+    if left >= 16 {
+        let n = left.min(32);
+        let (lo, hi) = (classes_sse2(s, at), classes_sse2(s, at + n - 16));
+        (n, [0, 1, 2].map(|k| lo[k] | hi[k] << (n - 16)))
+    } else {
+        (
+            left,
+            classes_sse2(s, s.len() - 16).map(|m| m >> (16 - left)),
+        )
+    }
+}
+
+/// [`authority`] with SSE2 (part of every x86-64 CPU): an authority with
+/// no `@` or `:` (no user, no port) in a URL of at least 16 bytes, read
+/// 32 bytes at a time ([`window_sse2`]). `None` otherwise, for the pass a
+/// byte at a time. (The URLs that are no wrapper seldom come here:
+/// [`may_wrap`] reads them on its own.)
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn authority_sse2(s: &[u8], after: usize) -> Option<Authority> {
     if s.len() < 16 || after > s.len() {
         return None;
     }
-    // A block's ends (`/`, `?`, `#`), stops (`@`, `:`) and dots, as bits.
-    let load = |from: usize| classes_sse2(s, from);
     let mut dots = [usize::MAX; 3];
     let mut at = after;
     loop {
-        // The classes of the `n` bytes from `at`, bit `k` for `s[at + k]`.
-        let left = s.len() - at;
-        let (c, n) = if left >= 16 {
-            let lo = load(at);
-            if lo[0] != 0 {
-                // The authority ends within these 16 bytes (most hosts):
-                // the second load is not made.
-                (lo, 16)
-            } else {
-                let n = left.min(32);
-                let hi = load(at + n - 16);
-                ([0, 1, 2].map(|k| lo[k] | hi[k] << (n - 16)), n)
-            }
-        } else {
-            (load(s.len() - 16).map(|m| m >> (16 - left)), left)
-        };
-        let [ends, stops, dot] = c;
+        let (n, [ends, stops, dot]) = window_sse2(s, at);
         let len = match ends {
             0 => n,
             e => e.trailing_zeros() as usize,
         };
-        let within = if len == 32 {
-            u32::MAX
-        } else {
-            (1u32 << len) - 1
-        };
+        let within = ((1u64 << len) - 1) as u32;
         if stops & within != 0 {
             return None;
         }
-        // The block's dots in order, each the last so far (a host has
-        // few: this is cheaper than picking the block's last three).
+        // The block's dots in order, each the last so far.
         let mut d = dot & within;
         while d != 0 {
             dots = [at + d.trailing_zeros() as usize, dots[0], dots[1]];
@@ -480,17 +475,9 @@ fn may_wrap_sse2(s: &[u8], after: usize) -> Option<bool> {
     if s.len() < 16 || after > s.len() {
         return None;
     }
-    let load = |from: usize| classes_sse2(s, from);
-    let left = s.len() - after;
     // Bit `k` of each mask for `s[after + k]`, `k < n`.
-    let (n, [ends, stops, dots]) = if left >= 16 {
-        let n = left.min(32);
-        let (lo, hi) = (load(after), load(after + n - 16));
-        (n, [0, 1, 2].map(|k| lo[k] | hi[k] << (n - 16)))
-    } else {
-        (left, load(s.len() - 16).map(|m| m >> (16 - left)))
-    };
-    if ends == 0 && left > 32 {
+    let (n, [ends, stops, dots]) = window_sse2(s, after);
+    if ends == 0 && s.len() - after > 32 {
         return None;
     }
     // The authority's length: to its first end, else all `n` bytes.
