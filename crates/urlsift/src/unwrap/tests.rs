@@ -554,57 +554,60 @@ proptest::proptest! {
     }
 }
 
-/// The first test at every length and with every dot placement of a
-/// host of up to 40 bytes ending in a name, `co.uk`-style or not.
-#[test]
-fn the_first_test_at_every_length() {
+/// Calls `f` with `http://` URLs whose host is `len` bytes of `a` (for
+/// each `len` below 40) with a dot at each place or none, then `suffix`,
+/// then each of `tails`.
+fn every_length(suffixes: &[&str], tails: &[&str], mut f: impl FnMut(&[u8])) {
     for len in 0..40usize {
-        for suffix in [
-            "google.com",
-            "google.co.uk",
-            "x.com.au",
-            "cisco.com",
-            "a.b",
-            "",
-        ] {
+        for suffix in suffixes {
             for dot in 0..=len {
                 let mut host = vec![b'a'; len];
                 if dot < len {
                     host[dot] = b'.';
                 }
                 host.extend_from_slice(suffix.as_bytes());
-                for tail in ["", "/", "?q", "#f", "/0123456789abcdef0123456789"] {
-                    let s = [b"http://".as_slice(), &host, tail.as_bytes()].concat();
-                    assert_eq!(
-                        may_wrap(&s, 7),
-                        may_wrap_by_definition(&s, 7),
-                        "{}",
-                        String::from_utf8_lossy(&s)
-                    );
+                for tail in tails {
+                    f(&[b"http://".as_slice(), &host, tail.as_bytes()].concat());
                 }
             }
         }
     }
 }
 
+/// The first test at every length and with every dot placement of a
+/// host of up to 40 bytes ending in a name, `co.uk`-style or not.
+#[test]
+fn the_first_test_at_every_length() {
+    let suffixes = [
+        "google.com",
+        "google.co.uk",
+        "x.com.au",
+        "cisco.com",
+        "a.b",
+        "",
+    ];
+    let tails = ["", "/", "?q", "#f", "/0123456789abcdef0123456789"];
+    every_length(&suffixes, &tails, |s| {
+        assert_eq!(
+            may_wrap(s, 7),
+            may_wrap_by_definition(s, 7),
+            "{}",
+            String::from_utf8_lossy(s)
+        );
+    });
+}
+
 /// The authority's end and dots at every length around 16 and 32 bytes.
 #[test]
 fn the_authority_at_every_length() {
-    for len in 0..40 {
-        for dot in 0..len {
-            let mut host = vec![b'a'; len];
-            host[dot] = b'.';
-            for tail in ["", "/", "?q", "#f"] {
-                let s = [b"http://".as_slice(), &host, tail.as_bytes()].concat();
-                assert_eq!(
-                    authority(&s, 7),
-                    authority_scalar(&s, 7),
-                    "{}",
-                    String::from_utf8_lossy(&s)
-                );
-            }
-        }
-    }
+    every_length(&[""], &["", "/", "?q", "#f"], |s| {
+        assert_eq!(
+            authority(s, 7),
+            authority_scalar(s, 7),
+            "{}",
+            String::from_utf8_lossy(s)
+        );
+    });
 }
 
 /// The start of a link of each kind, up to where its target goes: the
