@@ -660,11 +660,22 @@ fn edge_dates(
 /// group often has the same first or last date (the message that linked
 /// most of a group's domains). Written this way, a graph file formats
 /// a date for fewer than half its dates.
-#[derive(Default)]
 struct Dates {
-    slots: [Option<(Timestamp, Rfc3339)>; 2],
+    /// The dates kept, and their texts.
+    at: [Option<Timestamp>; 2],
+    text: [Rfc3339; 2],
     /// The slot the next new date goes to.
     next: usize,
+}
+
+impl Default for Dates {
+    fn default() -> Dates {
+        Dates {
+            at: [None; 2],
+            text: [Timestamp::from_unix_seconds(0).rfc3339(); 2],
+            next: 0,
+        }
+    }
 }
 
 impl Dates {
@@ -672,20 +683,16 @@ impl Dates {
         let Some(t) = t else {
             return Ok(());
         };
-        let k = match self.slots {
-            [Some((a, _)), _] if a == t => 0,
-            [_, Some((b, _))] if b == t => 1,
-            _ => {
+        let k = match self.at.iter().position(|&a| a == Some(t)) {
+            Some(k) => k,
+            None => {
                 let k = self.next;
-                self.slots[k] = Some((t, t.rfc3339()));
+                (self.at[k], self.text[k]) = (Some(t), t.rfc3339());
                 self.next = 1 - k;
                 k
             }
         };
-        match &self.slots[k] {
-            Some((_, text)) => s.write_str(text.as_str()),
-            None => Ok(()),
-        }
+        s.write_str(self.text[k].as_str())
     }
 }
 
