@@ -828,6 +828,15 @@ impl Printer {
         self.push_match_with(recs, name, m, None)
     }
 
+    /// `reading` (one of `m`'s) parsed: the scanner's own parse for the
+    /// match's reading, kept with it, else parsed again.
+    fn parsed<'m>(&self, m: &'m Match, reading: &'m [u8]) -> Option<Url<'m>> {
+        match std::ptr::eq(reading, m.as_bytes()) {
+            true if m.policy() == self.policy => m.url(),
+            _ => Url::parse_with(reading, self.policy).ok(),
+        }
+    }
+
     /// [`Printer::push_match`], with the text of the match's own lines for
     /// JSON's `lines` (see [`Printer::json_lines`]).
     #[inline(always)]
@@ -867,9 +876,9 @@ impl Printer {
         if !m.is_valid() {
             return;
         }
-        // Every reading is a URL the scanner validated: parse it again only
-        // where its parts are printed (JSON) or compared (-u).
-        let parse = |reading| Url::parse_with(reading, self.policy).ok();
+        // Every reading is a URL the scanner validated: its parts are read
+        // only where they are printed (JSON) or compared (-u).
+        let parse = |reading| self.parsed(m, reading);
         for reading in m.readings(self.hyphen) {
             // With --unwrap, a wrapper's target is what is printed, filtered
             // and counted (the wrapper itself when opaque or undecodable).

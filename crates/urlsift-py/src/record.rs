@@ -61,10 +61,11 @@ impl Record {
         &self.m
     }
 
-    /// The URL parsed again (a valid match always parses: the scanner
-    /// validated it with the same parser and policy).
+    /// The URL parsed (a valid match always parses: the scanner validated
+    /// it with the same parser and policy, and kept its parse where it
+    /// could).
     pub fn parsed(&self) -> Option<Url<'_>> {
-        Url::parse_with(self.m.as_bytes(), self.m.policy()).ok()
+        self.m.url()
     }
 
     /// The URL (the hyphen-kept reading, the command's default); ASCII.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::charset::Charset;
 use crate::error::ParseError;
 use crate::message::MessageInfo;
-use crate::url::{Policy, Url};
+use crate::url::{Parts, Policy, Url};
 
 /// How a URL stands in the text (RFC 1738, Appendix).
 #[non_exhaustive]
@@ -173,7 +173,26 @@ pub struct Match {
     pub(crate) rejection: Option<Rejection>,
     /// The text of the `a` element of an `href` match.
     pub(crate) anchor: Option<Box<str>>,
+    /// The parts of `bytes` as the scanner's parse read them, when it
+    /// kept them: see [`Match::url`].
+    pub(crate) parsed: Parsed,
 }
+
+/// What the scanner's parse read of a match's bytes ([`Url::check`]),
+/// kept so that a caller who wants the URL's parts (JSON's fields, the
+/// normal form of `-u`) need not parse it again. A memo of the bytes and
+/// the policy, not part of the match's value: matches compare alike
+/// whether or not it is kept.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Parsed(pub(crate) Option<Parts>);
+
+impl PartialEq for Parsed {
+    fn eq(&self, _: &Parsed) -> bool {
+        true
+    }
+}
+
+impl Eq for Parsed {}
 
 impl Match {
     /// The URL as text: joined, whitespace and quote prefixes removed, the
@@ -188,17 +207,28 @@ impl Match {
         &self.bytes
     }
 
-    /// The parsed URL, or `None` for a rejected candidate.
-    pub fn url(&self) -> Option<Url<'_>> {
-        match self.rejection {
-            None => Url::parse_with(&self.bytes, self.policy).ok(),
-            Some(_) => None,
-        }
-    }
-
     /// Whether this is a URL (not a rejected candidate).
     pub fn is_valid(&self) -> bool {
         self.rejection.is_none()
+    }
+
+    /// The URL (its [`as_bytes`](Match::as_bytes) under its
+    /// [`policy`](Match::policy)) parsed: the scanner's own parse where it
+    /// kept it, else parsed again. `None` for a rejected candidate.
+    ///
+    /// ```
+    /// let m = &urlsift::Scanner::new().extract(b"<URL:http://Example.COM:80/a>")[0];
+    /// let url = m.url().unwrap();
+    /// assert_eq!((url.host_str(), url.port()), (Some("Example.COM"), Some(80)));
+    /// ```
+    pub fn url(&self) -> Option<Url<'_>> {
+        if !self.is_valid() {
+            return None;
+        }
+        match self.parsed.0 {
+            Some(p) => Url::of_checked(&self.bytes, p),
+            None => Url::parse_with(&self.bytes, self.policy).ok(),
+        }
     }
 
     /// The text of the `a` element whose `href` this is (contract rule
@@ -407,6 +437,7 @@ impl Match {
             policy,
             rejection,
             anchor: None,
+            parsed: Parsed::default(),
         }
     }
 

@@ -528,7 +528,7 @@ impl Naked {
         }
         // The parser reads up to its error (or the whole text).
         match Url::check(text, self.policy) {
-            Ok(()) => {
+            Ok(_) => {
                 self.work += text.len() as u64;
                 Outcome::Url(t)
             }

@@ -482,6 +482,7 @@ impl Engine {
                 policy: cfg.policy,
                 rejection: None,
                 anchor: None,
+                parsed: Default::default(),
             },
             skip: Skip::new(),
             // Boxed: an engine without the naked pass stays as small as it was.
@@ -719,6 +720,7 @@ impl Engine {
         m.hyphen = None;
         m.policy = self.cfg.policy;
         m.rejection = rejection;
+        m.parsed = Default::default();
     }
 
     /// For a caller that drops the window's bytes before a later call (a
@@ -1019,8 +1021,11 @@ impl Engine {
         let policy = self.cfg.policy;
         if self.hyphens.is_empty() {
             return match Url::check(&self.joined, policy) {
-                Ok(_) => {
+                Ok(parts) => {
                     self.make(base, p, end, None);
+                    // The parse is kept with the bytes it read (a reading
+                    // the hyphen rule chose is parsed again if asked).
+                    self.out.parsed.0 = Some(parts);
                     emit(&mut self.out);
                     true
                 }
@@ -1178,6 +1183,7 @@ impl Engine {
         m.hyphen = None;
         m.policy = self.cfg.policy;
         m.rejection = rejection;
+        m.parsed = Default::default();
     }
 }
 

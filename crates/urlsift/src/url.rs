@@ -290,13 +290,22 @@ impl<'a> Url<'a> {
     }
 
     /// Whether `input` is a URL under `policy`: [`Url::parse_with`]'s
-    /// verdict without building the `Url` (the scanner asks this of every
-    /// candidate and keeps only the bytes). The parser accepts ASCII only,
-    /// so the text check `parse_with` adds cannot fail after it.
-    pub(crate) fn check(input: &[u8], policy: Policy) -> Result<(), ParseError> {
-        parser::parse(input, policy)?;
+    /// verdict and the parts it read, without the text check (the scanner
+    /// asks this of every candidate and keeps the parts with the bytes,
+    /// [`Url::of_checked`]). The parser accepts ASCII only, so the text
+    /// check `parse_with` adds cannot fail after it.
+    pub(crate) fn check(input: &[u8], policy: Policy) -> Result<Parts, ParseError> {
+        let p = parser::parse(input, policy)?;
         debug_assert!(input.is_ascii());
-        Ok(())
+        Ok(p)
+    }
+
+    /// The URL `input` whose parts [`Url::check`] gave: no second parse.
+    /// (The text check is kept, cheap next to the parse it saves; it
+    /// cannot fail, the parser having accepted ASCII only.)
+    pub(crate) fn of_checked(input: &'a [u8], p: Parts) -> Option<Url<'a>> {
+        debug_assert_eq!(parser::parse(input, p.policy).ok(), Some(p));
+        std::str::from_utf8(input).ok().map(|s| Url { s, p })
     }
 
     /// The whole URL as given, fragment included.

@@ -1404,10 +1404,13 @@ impl Part {
     /// asked for); returns the URL when it is one.
     fn href(&mut self, v: Value, place: &Place, d: u64, found: &mut Found) -> Option<Vec<u8>> {
         let url = href_candidate(&self.value)?;
-        let rejection = if v.long {
-            Some(Rejection::Unclosed(Unclosed::HrefTooLong))
+        let (rejection, parts) = if v.long {
+            (Some(Rejection::Unclosed(Unclosed::HrefTooLong)), None)
         } else {
-            Url::check(&url, self.policy).err().map(Rejection::Invalid)
+            match Url::check(&url, self.policy) {
+                Ok(parts) => (None, Some(parts)),
+                Err(e) => (Some(Rejection::Invalid(e)), None),
+            }
         };
         if rejection.is_some() && !self.rejected {
             return None;
@@ -1438,6 +1441,7 @@ impl Part {
             place.message.clone(),
         );
         m.charset = place.charset;
+        m.parsed.0 = parts;
         found.hrefs.push_back(Href {
             d,
             ldelta: v.at.delta,
