@@ -226,7 +226,9 @@ impl Match {
             return None;
         }
         match self.parsed.0 {
-            Some(p) => Url::of_checked(&self.bytes, p),
+            // (Kept only with the bytes it was made of: `make` and the HTML
+            // reader set both together.)
+            Some(p) => Some(Url::of_checked(&self.bytes, p)),
             None => Url::parse_with(&self.bytes, self.policy).ok(),
         }
     }
