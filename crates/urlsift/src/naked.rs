@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 
 use crate::matches::{Rejection, Unclosed};
 use crate::multibyte::{escape_final, Multibyte};
-use crate::url::{Policy, Url};
+use crate::url::{Parts, Policy, Url};
 use crate::wide::Skip;
 
 /// The ten schemes of RFC 1738 (matched in any case): naked without `//`.
@@ -81,11 +81,13 @@ pub(crate) enum Step {
     /// A candidate needs bytes past the window (and more may come).
     NeedMore,
     /// A decided candidate: its bytes `s..t` (absolute), and why it is no
-    /// URL (only reported when rejected candidates are wanted).
+    /// URL (only reported when rejected candidates are wanted) or what the
+    /// parser read of it.
     Found {
         s: u64,
         t: u64,
         rejection: Option<Rejection>,
+        parts: Option<Parts>,
     },
 }
 
@@ -356,12 +358,13 @@ impl Naked {
             self.scheme_start = c_abs + 1;
             match outcome {
                 Outcome::Skip | Outcome::NeedMore => {}
-                Outcome::Url(t) => {
+                Outcome::Url(t, parts) => {
                     self.hidden = t;
                     return Step::Found {
                         s,
                         t,
                         rejection: None,
+                        parts: Some(parts),
                     };
                 }
                 Outcome::Rejected(t, why) => {
@@ -370,6 +373,7 @@ impl Naked {
                             s,
                             t,
                             rejection: Some(why),
+                            parts: None,
                         };
                     }
                 }
@@ -528,9 +532,9 @@ impl Naked {
         }
         // The parser reads up to its error (or the whole text).
         match Url::check(text, self.policy) {
-            Ok(_) => {
+            Ok(parts) => {
                 self.work += text.len() as u64;
-                Outcome::Url(t)
+                Outcome::Url(t, parts)
             }
             Err(e) => {
                 self.work += (e.offset() + 1).min(text.len()) as u64;
@@ -626,8 +630,9 @@ enum Outcome {
     Skip,
     /// Needs bytes past the window.
     NeedMore,
-    /// A URL ending at this absolute offset.
-    Url(u64),
+    /// A URL ending at this absolute offset, and what the parser read of
+    /// it.
+    Url(u64, Parts),
     /// No URL: what was looked at, and why.
     Rejected(u64, Rejection),
 }

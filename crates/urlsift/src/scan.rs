@@ -687,13 +687,20 @@ impl Engine {
             match nk.step(buf, base, upto, eof) {
                 Step::Done => return true,
                 Step::NeedMore => return false,
-                Step::Found { s, t, rejection } => {
+                Step::Found {
+                    s,
+                    t,
+                    rejection,
+                    parts,
+                } => {
                     // Rule 23: ISO-2022-JP two-byte text holds no URL.
                     self.count_lines(buf, base, s);
                     if self.line_state(buf, base, s).1 {
                         continue;
                     }
                     self.make_naked(buf, base, s, t, rejection);
+                    // The parse of the bytes just copied, kept with them.
+                    self.out.parsed.0 = parts;
                     emit(&mut self.out);
                 }
             }
