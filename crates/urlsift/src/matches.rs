@@ -477,3 +477,58 @@ impl Encoding {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{HtmlMode, Policy, Scanner, Url};
+
+    /// A match's URL is its bytes parsed under its policy, whichever way
+    /// the scanner found it; the parse is kept (not made again) for every
+    /// kind but a reading the hyphen rule chose, and equality ignores it.
+    #[test]
+    fn url_is_the_bytes_parsed_and_kept_where_it_can_be() {
+        let text = b"From a@b Mon Jan 4 10:00:00 1993\n\
+            Content-Type: multipart/alternative; boundary=b\n\n--b\n\
+            Content-Type: text/plain\n\n\
+            see <URL:http://Example.COM:80/a> and <ftp://ftp.x.org/pub/\n \
+            file.txt> and <http://www.ex-\n ample.org/> and naked \
+            https://naked.example/p?q=1, and <http://bad host/>\n--b\n\
+            Content-Type: text/html\n\n<a href=\"http://href.example/x\">x</a>\n--b--\n";
+        for policy in [Policy::Lenient, Policy::Strict] {
+            let s = Scanner::new()
+                .policy(policy)
+                .naked(true)
+                .rejected(true)
+                .html(HtmlMode::Always);
+            let ms = s.extract(text);
+            let kept: Vec<_> = ms
+                .iter()
+                .filter(|m| m.is_valid())
+                .map(|m| (m.as_str().into_owned(), m.parsed.0.is_some()))
+                .collect();
+            assert_eq!(
+                kept,
+                [
+                    ("http://Example.COM:80/a".to_string(), true),
+                    ("ftp://ftp.x.org/pub/file.txt".to_string(), true),
+                    // (The hyphen kept: the reading the rule chose.)
+                    ("http://www.ex-ample.org/".to_string(), false),
+                    ("https://naked.example/p?q=1".to_string(), true),
+                    // (Naked, within the rejected bracketed candidate.)
+                    ("http://bad".to_string(), true),
+                    ("http://href.example/x".to_string(), true),
+                ],
+                "{policy:?}"
+            );
+            for m in &ms {
+                let again = Url::parse_with(m.as_bytes(), m.policy()).ok();
+                let again = again.filter(|_| m.is_valid());
+                assert_eq!(m.url(), again, "{}", m.as_str());
+                let mut other = m.clone();
+                other.parsed.0 = None;
+                assert_eq!(&other, m);
+            }
+            assert!(ms.iter().any(|m| !m.is_valid() && m.url().is_none()));
+        }
+    }
+}
