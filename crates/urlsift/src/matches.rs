@@ -179,12 +179,15 @@ pub struct Match {
 }
 
 /// What the scanner's parse read of a match's bytes ([`Url::check`]),
-/// kept so that a caller who wants the URL's parts (JSON's fields, the
-/// normal form of `-u`) need not parse it again. A memo of the bytes and
-/// the policy, not part of the match's value: matches compare alike
-/// whether or not it is kept.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Parsed(pub(crate) Option<Parts>);
+/// kept (with [`Scanner::keep_parse`](crate::Scanner::keep_parse)) so that
+/// a caller who wants the URL's parts (JSON's fields, the normal form of
+/// `-u`) need not parse it again. Boxed: a match is moved several times
+/// on its way out, and the parts would make it 40% larger; the engine
+/// reuses one box from match to match. A memo of the bytes and the
+/// policy, not part of the match's value: matches compare alike whether
+/// or not it is kept.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Parsed(pub(crate) Option<Box<Parts>>);
 
 impl PartialEq for Parsed {
     fn eq(&self, _: &Parsed) -> bool {
@@ -214,10 +217,12 @@ impl Match {
 
     /// The URL (its [`as_bytes`](Match::as_bytes) under its
     /// [`policy`](Match::policy)) parsed: the scanner's own parse where it
-    /// kept it, else parsed again. `None` for a rejected candidate.
+    /// kept it ([`Scanner::keep_parse`](crate::Scanner::keep_parse)), else
+    /// parsed again. `None` for a rejected candidate.
     ///
     /// ```
-    /// let m = &urlsift::Scanner::new().extract(b"<URL:http://Example.COM:80/a>")[0];
+    /// let s = urlsift::Scanner::new().keep_parse(true);
+    /// let m = &s.extract(b"<URL:http://Example.COM:80/a>")[0];
     /// let url = m.url().unwrap();
     /// assert_eq!((url.host_str(), url.port()), (Some("Example.COM"), Some(80)));
     /// ```
@@ -225,10 +230,10 @@ impl Match {
         if !self.is_valid() {
             return None;
         }
-        match self.parsed.0 {
+        match self.parsed.0.as_deref() {
             // (Kept only with the bytes it was made of: `make` and the HTML
             // reader set both together.)
-            Some(p) => Some(Url::of_checked(&self.bytes, p)),
+            Some(&p) => Some(Url::of_checked(&self.bytes, p)),
             None => Url::parse_with(&self.bytes, self.policy).ok(),
         }
     }
@@ -483,8 +488,9 @@ mod tests {
     use crate::{HtmlMode, Policy, Scanner, Url};
 
     /// A match's URL is its bytes parsed under its policy, whichever way
-    /// the scanner found it; the parse is kept (not made again) for every
-    /// kind but a reading the hyphen rule chose, and equality ignores it.
+    /// the scanner found it; asked to, the scanner keeps its parse (not
+    /// made again) for every kind but a reading the hyphen rule chose, and
+    /// equality ignores it.
     #[test]
     fn url_is_the_bytes_parsed_and_kept_where_it_can_be() {
         let text = b"From a@b Mon Jan 4 10:00:00 1993\n\
@@ -494,8 +500,13 @@ mod tests {
             file.txt> and <http://www.ex-\n ample.org/> and naked \
             https://naked.example/p?q=1, and <http://bad host/>\n--b\n\
             Content-Type: text/html\n\n<a href=\"http://href.example/x\">x</a>\n--b--\n";
-        for policy in [Policy::Lenient, Policy::Strict] {
+        for (policy, keep) in [
+            (Policy::Lenient, true),
+            (Policy::Strict, true),
+            (Policy::Lenient, false),
+        ] {
             let s = Scanner::new()
+                .keep_parse(keep)
                 .policy(policy)
                 .naked(true)
                 .rejected(true)
@@ -509,14 +520,14 @@ mod tests {
             assert_eq!(
                 kept,
                 [
-                    ("http://Example.COM:80/a".to_string(), true),
-                    ("ftp://ftp.x.org/pub/file.txt".to_string(), true),
+                    ("http://Example.COM:80/a".to_string(), keep),
+                    ("ftp://ftp.x.org/pub/file.txt".to_string(), keep),
                     // (The hyphen kept: the reading the rule chose.)
                     ("http://www.ex-ample.org/".to_string(), false),
-                    ("https://naked.example/p?q=1".to_string(), true),
+                    ("https://naked.example/p?q=1".to_string(), keep),
                     // (Naked, within the rejected bracketed candidate.)
-                    ("http://bad".to_string(), true),
-                    ("http://href.example/x".to_string(), true),
+                    ("http://bad".to_string(), keep),
+                    ("http://href.example/x".to_string(), keep),
                 ],
                 "{policy:?}"
             );

@@ -28,7 +28,7 @@ use crate::error::ParseError;
 use crate::matches::{Form, Hyphen, Match, Rejection, Span, Unclosed};
 use crate::naked::{Found, Naked, Step};
 use crate::settings::Scanner;
-use crate::url::Url;
+use crate::url::{Parts, Url};
 use crate::wide::Skip;
 
 /// Byte classes of the Appendix rules, one bit per class (the scheme name
@@ -374,6 +374,9 @@ pub(crate) struct Engine {
     reading: Vec<u8>,
     /// The match handed to the caller, its buffers reused (see `make`).
     out: Match,
+    /// The box of the last match's kept parse, for the next to reuse
+    /// ([`Scanner::keep_parse`]).
+    spare_parse: Option<Box<Parts>>,
     /// The search for `<`.
     skip: Skip,
     /// The naked pass (contract rules 14 to 17), when asked for.
@@ -484,6 +487,7 @@ impl Engine {
                 anchor: None,
                 parsed: Default::default(),
             },
+            spare_parse: None,
             skip: Skip::new(),
             // Boxed: an engine without the naked pass stays as small as it was.
             naked: cfg.naked.then(|| {
@@ -698,9 +702,9 @@ impl Engine {
                     if self.line_state(buf, base, s).1 {
                         continue;
                     }
+                    let kept = parts.and_then(|p| self.boxed_parse(&p));
                     self.make_naked(buf, base, s, t, rejection);
-                    // The parse of the bytes just copied, kept with them.
-                    self.out.parsed.0 = parts;
+                    self.out.parsed.0 = kept;
                     emit(&mut self.out);
                 }
             }
@@ -727,7 +731,7 @@ impl Engine {
         m.hyphen = None;
         m.policy = self.cfg.policy;
         m.rejection = rejection;
-        m.parsed = Default::default();
+        self.drop_parse();
     }
 
     /// For a caller that drops the window's bytes before a later call (a
@@ -1029,10 +1033,12 @@ impl Engine {
         if self.hyphens.is_empty() {
             return match Url::check(&self.joined, policy) {
                 Ok(parts) => {
+                    // (Boxed before `make`, so that the parts need not be
+                    // held across it. A reading the hyphen rule chose is
+                    // parsed again if asked.)
+                    let kept = self.boxed_parse(&parts);
                     self.make(base, p, end, None);
-                    // The parse is kept with the bytes it read (a reading
-                    // the hyphen rule chose is parsed again if asked).
-                    self.out.parsed.0 = Some(parts);
+                    self.out.parsed.0 = kept;
                     emit(&mut self.out);
                     true
                 }
@@ -1190,7 +1196,31 @@ impl Engine {
         m.hyphen = None;
         m.policy = self.cfg.policy;
         m.rejection = rejection;
-        m.parsed = Default::default();
+        self.drop_parse();
+    }
+
+    /// `parts`, the parse of the match about to be made, boxed to be kept
+    /// with it when the scanner is asked to (in a box an earlier match
+    /// had).
+    #[inline]
+    fn boxed_parse(&mut self, parts: &Parts) -> Option<Box<Parts>> {
+        if !self.cfg.keep_parse {
+            return None;
+        }
+        Some(match self.spare_parse.take() {
+            Some(mut b) => {
+                *b = *parts;
+                b
+            }
+            None => Box::new(*parts),
+        })
+    }
+
+    /// Takes the parse the last match kept (its box kept for a later one).
+    fn drop_parse(&mut self) {
+        if let Some(b) = self.out.parsed.0.take() {
+            self.spare_parse = Some(b);
+        }
     }
 }
 

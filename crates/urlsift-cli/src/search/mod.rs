@@ -37,7 +37,7 @@
 //! file's ranges do (groups of consecutive members, in directory order);
 //! a tar, or an archive inside a stream, is one unit read in order.
 
-use crate::args::Config;
+use crate::args::{Config, Mode};
 use crate::globs::Globs;
 use crate::input::pathlist::PathList;
 use crate::input::ArchiveOpts;
@@ -157,7 +157,13 @@ pub fn search(cfg: &Config, out: Box<dyn Write + Send>) -> i32 {
         .naked(cfg.naked)
         .fields(cfg.compute)
         // Only `--json` prints links' texts.
-        .anchor_text(cfg.json || cfg.pick.is_some());
+        .anchor_text(cfg.json || cfg.pick.is_some())
+        // The outputs that read each URL's parts (JSON's fields, the normal
+        // form `-u` and `--tally` compare, the picker's) take the
+        // scanner's parse rather than parse again.
+        .keep_parse(
+            cfg.json || cfg.unique || cfg.pick.is_some() || matches!(cfg.mode, Mode::Tally(_)),
+        );
     let stop = AtomicBool::new(false);
     let ctx = Ctx {
         scanner,

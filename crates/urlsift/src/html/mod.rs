@@ -488,6 +488,8 @@ pub(crate) struct Part {
     amp: At,
     policy: Policy,
     rejected: bool,
+    /// Matches keep the parse of their URL ([`Scanner::keep_parse`]).
+    keep_parse: bool,
     max_bytes: usize,
     /// Inner offset where the line being read starts.
     ls: u64,
@@ -541,6 +543,7 @@ impl Part {
             amp: At::default(),
             policy: cfg.get_policy(),
             rejected: cfg.get_rejected(),
+            keep_parse: cfg.get_keep_parse(),
             max_bytes: cfg.get_limits().max_bytes,
             ls: 0,
             hdelta: 0,
@@ -1404,12 +1407,18 @@ impl Part {
     /// asked for); returns the URL when it is one.
     fn href(&mut self, v: Value, place: &Place, d: u64, found: &mut Found) -> Option<Vec<u8>> {
         let url = href_candidate(&self.value)?;
-        let (rejection, parts) = if v.long {
-            (Some(Rejection::Unclosed(Unclosed::HrefTooLong)), None)
+        let mut kept = None;
+        let rejection = if v.long {
+            Some(Rejection::Unclosed(Unclosed::HrefTooLong))
         } else {
             match Url::check(&url, self.policy) {
-                Ok(parts) => (None, Some(parts)),
-                Err(e) => (Some(Rejection::Invalid(e)), None),
+                Ok(parts) => {
+                    // (Boxed here, only when asked for: the parts are large
+                    // to move about.)
+                    kept = self.keep_parse.then(|| Box::new(parts));
+                    None
+                }
+                Err(e) => Some(Rejection::Invalid(e)),
             }
         };
         if rejection.is_some() && !self.rejected {
@@ -1441,7 +1450,7 @@ impl Part {
             place.message.clone(),
         );
         m.charset = place.charset;
-        m.parsed.0 = parts;
+        m.parsed.0 = kept;
         found.hrefs.push_back(Href {
             d,
             ldelta: v.at.delta,
