@@ -30,7 +30,9 @@ pub fn html_mode(value: &str) -> Result<HtmlMode, String> {
 
 impl Options {
     /// The scanner settings for these options: the command's for the same
-    /// flags, with every message field (`--json`'s default).
+    /// flags, with every message field (`--json`'s default), and each
+    /// match keeping its parse (a record's `fragment` and `warnings`, and
+    /// the Spark job's columns of them, read it rather than parse again).
     pub fn scanner(self) -> Scanner {
         let policy = if self.strict {
             Policy::Strict
@@ -43,6 +45,7 @@ impl Options {
             .naked(self.naked)
             .html(self.html)
             .fields(Fields::ALL)
+            .keep_parse(true)
     }
 }
 
