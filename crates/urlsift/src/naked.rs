@@ -87,7 +87,7 @@ pub(crate) enum Step {
         s: u64,
         t: u64,
         rejection: Option<Rejection>,
-        parts: Option<Parts>,
+        parts: Option<Box<Parts>>,
     },
 }
 
@@ -124,6 +124,8 @@ pub(crate) struct Naked {
     run_bytes: &'static [bool; 256],
     policy: Policy,
     rejected: bool,
+    /// A URL's parse is handed on, boxed ([`Scanner::keep_parse`](crate::Scanner::keep_parse)).
+    pub(crate) keep_parse: bool,
     max: u64,
     /// Every colon before `pos` has been looked at.
     pos: u64,
@@ -170,6 +172,7 @@ impl Naked {
             },
             policy,
             rejected,
+            keep_parse: false,
             max: max as u64,
             pos: at,
             // A candidate of the bytes before `at` is theirs: hidden here.
@@ -364,7 +367,7 @@ impl Naked {
                         s,
                         t,
                         rejection: None,
-                        parts: Some(parts),
+                        parts,
                     };
                 }
                 Outcome::Rejected(t, why) => {
@@ -531,7 +534,13 @@ impl Naked {
             return Outcome::Rejected(t, Rejection::Invalid(e));
         }
         // The parser reads up to its error (or the whole text).
-        match Url::check(text, self.policy) {
+        // (The parts boxed, and only when asked for: they are large to
+        // move.)
+        let checked = match self.keep_parse {
+            true => Url::check_parts(text, self.policy).map(|p| Some(Box::new(p))),
+            false => Url::check(text, self.policy).map(|()| None),
+        };
+        match checked {
             Ok(parts) => {
                 self.work += text.len() as u64;
                 Outcome::Url(t, parts)
@@ -631,8 +640,8 @@ enum Outcome {
     /// Needs bytes past the window.
     NeedMore,
     /// A URL ending at this absolute offset, and what the parser read of
-    /// it.
-    Url(u64, Parts),
+    /// it when it is to be kept.
+    Url(u64, Option<Box<Parts>>),
     /// No URL: what was looked at, and why.
     Rejected(u64, Rejection),
 }

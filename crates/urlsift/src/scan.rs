@@ -491,14 +491,10 @@ impl Engine {
             skip: Skip::new(),
             // Boxed: an engine without the naked pass stays as small as it was.
             naked: cfg.naked.then(|| {
-                Box::new(Naked::new(
-                    cfg.policy,
-                    cfg.limits.max_bytes,
-                    cfg.rejected,
-                    0,
-                    0,
-                    false,
-                ))
+                let mut naked =
+                    Naked::new(cfg.policy, cfg.limits.max_bytes, cfg.rejected, 0, 0, false);
+                naked.keep_parse = cfg.keep_parse;
+                Box::new(naked)
             }),
         }
     }
@@ -517,14 +513,16 @@ impl Engine {
         engine.state.prefix_valid = true;
         engine.state.prefix_fed = back;
         if cfg.naked {
-            engine.naked = Some(Box::new(Naked::new(
+            let mut naked = Naked::new(
                 cfg.policy,
                 cfg.limits.max_bytes,
                 cfg.rejected,
                 back,
                 context.hidden,
                 context.scheme_before,
-            )));
+            );
+            naked.keep_parse = cfg.keep_parse;
+            engine.naked = Some(Box::new(naked));
         }
         engine
     }
@@ -702,9 +700,8 @@ impl Engine {
                     if self.line_state(buf, base, s).1 {
                         continue;
                     }
-                    let kept = parts.and_then(|p| self.boxed_parse(&p));
                     self.make_naked(buf, base, s, t, rejection);
-                    self.out.parsed.0 = kept;
+                    self.out.parsed.0 = parts;
                     emit(&mut self.out);
                 }
             }
@@ -1031,12 +1028,15 @@ impl Engine {
     ) -> bool {
         let policy = self.cfg.policy;
         if self.hyphens.is_empty() {
-            return match Url::check(&self.joined, policy) {
-                Ok(parts) => {
-                    // (Boxed before `make`, so that the parts need not be
-                    // held across it. A reading the hyphen rule chose is
-                    // parsed again if asked.)
-                    let kept = self.boxed_parse(&parts);
+            // (The parts boxed before `make`, so that they need not be
+            // held across it. A reading the hyphen rule chose is parsed
+            // again if asked.)
+            let checked = match self.cfg.keep_parse {
+                true => self.check_keeping(),
+                false => Url::check(&self.joined, policy).map(|()| None),
+            };
+            return match checked {
+                Ok(kept) => {
                     self.make(base, p, end, None);
                     self.out.parsed.0 = kept;
                     emit(&mut self.out);
@@ -1199,21 +1199,20 @@ impl Engine {
         self.drop_parse();
     }
 
-    /// `parts`, the parse of the match about to be made, boxed to be kept
-    /// with it when the scanner is asked to (in a box an earlier match
-    /// had).
-    #[inline]
-    fn boxed_parse(&mut self, parts: &Parts) -> Option<Box<Parts>> {
-        if !self.cfg.keep_parse {
-            return None;
-        }
-        Some(match self.spare_parse.take() {
+    /// [`Url::check`] of the joined candidate, its parts boxed to be kept
+    /// with the match about to be made (in a box an earlier match had).
+    /// Out of line: the scan loop of a scanner that keeps no parse stays
+    /// as it was.
+    #[inline(never)]
+    fn check_keeping(&mut self) -> Result<Option<Box<Parts>>, ParseError> {
+        let parts = Url::check_parts(&self.joined, self.cfg.policy)?;
+        Ok(Some(match self.spare_parse.take() {
             Some(mut b) => {
-                *b = *parts;
+                *b = parts;
                 b
             }
-            None => Box::new(*parts),
-        })
+            None => Box::new(parts),
+        }))
     }
 
     /// Takes the parse the last match kept (its box kept for a later one).

@@ -1410,16 +1410,17 @@ impl Part {
         let mut kept = None;
         let rejection = if v.long {
             Some(Rejection::Unclosed(Unclosed::HrefTooLong))
-        } else {
-            match Url::check(&url, self.policy) {
+        } else if self.keep_parse {
+            // (Boxed here: the parts are large to move about.)
+            match Url::check_parts(&url, self.policy) {
                 Ok(parts) => {
-                    // (Boxed here, only when asked for: the parts are large
-                    // to move about.)
-                    kept = self.keep_parse.then(|| Box::new(parts));
+                    kept = Some(Box::new(parts));
                     None
                 }
                 Err(e) => Some(Rejection::Invalid(e)),
             }
+        } else {
+            Url::check(&url, self.policy).err().map(Rejection::Invalid)
         };
         if rejection.is_some() && !self.rejected {
             return None;
