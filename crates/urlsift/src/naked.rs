@@ -25,6 +25,7 @@ use std::collections::VecDeque;
 
 use crate::matches::{Rejection, Unclosed};
 use crate::multibyte::{escape_final, Multibyte};
+use crate::settings::Scanner;
 use crate::url::{Parts, Policy, Url};
 use crate::wide::Skip;
 
@@ -124,8 +125,8 @@ pub(crate) struct Naked {
     run_bytes: &'static [bool; 256],
     policy: Policy,
     rejected: bool,
-    /// A URL's parse is handed on, boxed ([`Scanner::keep_parse`](crate::Scanner::keep_parse)).
-    pub(crate) keep_parse: bool,
+    /// A URL's parse is handed on, boxed ([`Scanner::keep_parse`]).
+    keep_parse: bool,
     max: u64,
     /// Every colon before `pos` has been looked at.
     pos: u64,
@@ -154,26 +155,21 @@ pub(crate) struct Naked {
 }
 
 impl Naked {
-    /// A pass starting at absolute offset `at`, of which the first
-    /// `hidden` bytes are hidden; `scheme_before` says a scheme run of the
-    /// bytes before `at` reaches it (a candidate there is not this pass's).
-    pub(crate) fn new(
-        policy: Policy,
-        max: usize,
-        rejected: bool,
-        at: u64,
-        hidden: u64,
-        scheme_before: bool,
-    ) -> Naked {
+    /// A pass under the scanner's settings `cfg` starting at absolute
+    /// offset `at`, of which the first `hidden` bytes are hidden;
+    /// `scheme_before` says a scheme run of the bytes before `at` reaches
+    /// it (a candidate there is not this pass's).
+    pub(crate) fn new(cfg: &Scanner, at: u64, hidden: u64, scheme_before: bool) -> Naked {
+        let policy = cfg.get_policy();
         Naked {
             run_bytes: match policy {
                 Policy::Strict => &RUN_STRICT,
                 _ => &RUN_LENIENT,
             },
             policy,
-            rejected,
-            keep_parse: false,
-            max: max as u64,
+            rejected: cfg.get_rejected(),
+            keep_parse: cfg.get_keep_parse(),
+            max: cfg.get_limits().max_bytes as u64,
             pos: at,
             // A candidate of the bytes before `at` is theirs: hidden here.
             scheme_start: if scheme_before {
@@ -534,13 +530,7 @@ impl Naked {
             return Outcome::Rejected(t, Rejection::Invalid(e));
         }
         // The parser reads up to its error (or the whole text).
-        // (The parts boxed, and only when asked for: they are large to
-        // move.)
-        let checked = match self.keep_parse {
-            true => Url::check_parts(text, self.policy).map(|p| Some(Box::new(p))),
-            false => Url::check(text, self.policy).map(|()| None),
-        };
-        match checked {
+        match Url::check_keeping(text, self.policy, self.keep_parse, &mut None) {
             Ok(parts) => {
                 self.work += text.len() as u64;
                 Outcome::Url(t, parts)
@@ -1079,7 +1069,11 @@ mod tests {
 
     /// The pass over `data` in one window: the URLs and the work done.
     fn run(data: &[u8], max: usize) -> (Vec<String>, u64) {
-        let mut nk = Naked::new(Policy::Lenient, max, false, 0, 0, false);
+        let cfg = crate::Scanner::new().limits(crate::Limits {
+            max_bytes: max,
+            ..Default::default()
+        });
+        let mut nk = Naked::new(&cfg, 0, 0, false);
         let mut urls = Vec::new();
         loop {
             match nk.step(data, 0, data.len(), true) {

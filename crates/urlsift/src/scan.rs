@@ -490,12 +490,7 @@ impl Engine {
             spare_parse: None,
             skip: Skip::new(),
             // Boxed: an engine without the naked pass stays as small as it was.
-            naked: cfg.naked.then(|| {
-                let mut naked =
-                    Naked::new(cfg.policy, cfg.limits.max_bytes, cfg.rejected, 0, 0, false);
-                naked.keep_parse = cfg.keep_parse;
-                Box::new(naked)
-            }),
+            naked: cfg.naked.then(|| Box::new(Naked::new(&cfg, 0, 0, false))),
         }
     }
 
@@ -513,16 +508,12 @@ impl Engine {
         engine.state.prefix_valid = true;
         engine.state.prefix_fed = back;
         if cfg.naked {
-            let mut naked = Naked::new(
-                cfg.policy,
-                cfg.limits.max_bytes,
-                cfg.rejected,
+            engine.naked = Some(Box::new(Naked::new(
+                &cfg,
                 back,
                 context.hidden,
                 context.scheme_before,
-            );
-            naked.keep_parse = cfg.keep_parse;
-            engine.naked = Some(Box::new(naked));
+            )));
         }
         engine
     }
@@ -1031,11 +1022,8 @@ impl Engine {
             // (The parts boxed before `make`, so that they need not be
             // held across it. A reading the hyphen rule chose is parsed
             // again if asked.)
-            let checked = match self.cfg.keep_parse {
-                true => self.check_keeping(),
-                false => Url::check(&self.joined, policy).map(|()| None),
-            };
-            return match checked {
+            let keep = self.cfg.keep_parse;
+            return match Url::check_keeping(&self.joined, policy, keep, &mut self.spare_parse) {
                 Ok(kept) => {
                     self.make(base, p, end, None);
                     self.out.parsed.0 = kept;
@@ -1197,22 +1185,6 @@ impl Engine {
         m.policy = self.cfg.policy;
         m.rejection = rejection;
         self.drop_parse();
-    }
-
-    /// [`Url::check`] of the joined candidate, its parts boxed to be kept
-    /// with the match about to be made (in a box an earlier match had).
-    /// Out of line: the scan loop of a scanner that keeps no parse stays
-    /// as it was.
-    #[inline(never)]
-    fn check_keeping(&mut self) -> Result<Option<Box<Parts>>, ParseError> {
-        let parts = Url::check_parts(&self.joined, self.cfg.policy)?;
-        Ok(Some(match self.spare_parse.take() {
-            Some(mut b) => {
-                *b = parts;
-                b
-            }
-            None => Box::new(parts),
-        }))
     }
 
     /// Takes the parse the last match kept (its box kept for a later one).

@@ -299,13 +299,41 @@ impl<'a> Url<'a> {
         Ok(())
     }
 
-    /// [`Url::check`] with the parts the parse read, for a scanner that
-    /// keeps them with the bytes ([`Url::of_checked`]). Apart from `check`
-    /// so that a scanner that keeps none does not carry them about.
-    pub(crate) fn check_parts(input: &[u8], policy: Policy) -> Result<Parts, ParseError> {
+    /// [`Url::check`], and with `keep` the parts the parse read, boxed to
+    /// be kept with the bytes ([`Url::of_checked`]): in `spare`'s box when
+    /// it has one (a scanner reuses the box of its match before). Without
+    /// `keep` it is `check` itself: a scanner that keeps no parse carries
+    /// no parts about.
+    #[inline]
+    pub(crate) fn check_keeping(
+        input: &[u8],
+        policy: Policy,
+        keep: bool,
+        spare: &mut Option<Box<Parts>>,
+    ) -> Result<Option<Box<Parts>>, ParseError> {
+        match keep {
+            false => Url::check(input, policy).map(|()| None),
+            true => Url::check_boxed(input, policy, spare).map(Some),
+        }
+    }
+
+    /// [`Url::check_keeping`] keeping the parts (out of line: the parts
+    /// stay out of the callers' loops).
+    #[inline(never)]
+    fn check_boxed(
+        input: &[u8],
+        policy: Policy,
+        spare: &mut Option<Box<Parts>>,
+    ) -> Result<Box<Parts>, ParseError> {
         let p = parser::parse(input, policy)?;
         debug_assert!(input.is_ascii());
-        Ok(p)
+        Ok(match spare.take() {
+            Some(mut b) => {
+                *b = p;
+                b
+            }
+            None => Box::new(p),
+        })
     }
 
     /// The URL `input` whose parts [`Url::check`] gave, under those

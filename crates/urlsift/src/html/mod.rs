@@ -1410,17 +1410,14 @@ impl Part {
         let mut kept = None;
         let rejection = if v.long {
             Some(Rejection::Unclosed(Unclosed::HrefTooLong))
-        } else if self.keep_parse {
-            // (Boxed here: the parts are large to move about.)
-            match Url::check_parts(&url, self.policy) {
+        } else {
+            match Url::check_keeping(&url, self.policy, self.keep_parse, &mut None) {
                 Ok(parts) => {
-                    kept = Some(Box::new(parts));
+                    kept = parts;
                     None
                 }
                 Err(e) => Some(Rejection::Invalid(e)),
             }
-        } else {
-            Url::check(&url, self.policy).err().map(Rejection::Invalid)
         };
         if rejection.is_some() && !self.rejected {
             return None;
