@@ -78,14 +78,15 @@ pub(crate) mod simd {
         set: [u8; N],
         accept: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let raw_set = set;
         let nl = _mm256_set1_epi8(b'\n' as i8);
-        let set = set.map(|b| _mm256_set1_epi8(b as i8));
         let pairs = |v: __m256i, w: __m256i| {
             let lf = _mm256_cmpeq_epi8(v, nl);
-            // `N` is a constant: the fold unrolls to `N` compares.
+            // `N` is a constant: the fold unrolls to `N` compares, and the
+            // broadcasts leave the loop. (Not `set.map(..)` first: that
+            // generic call, compiled without AVX2, stayed a call per
+            // search, and a header walk searches once a field.)
             let first = set.iter().fold(_mm256_setzero_si256(), |acc, &b| {
-                _mm256_or_si256(acc, _mm256_cmpeq_epi8(w, b))
+                _mm256_or_si256(acc, _mm256_cmpeq_epi8(w, _mm256_set1_epi8(b as i8)))
             });
             _mm256_movemask_epi8(_mm256_and_si256(lf, first)) as u32
         };
@@ -101,7 +102,7 @@ pub(crate) mod simd {
                 _mm256_loadu_si256(p.add(33) as *const __m256i),
             )) << 32
         };
-        by_blocks(bytes, from, raw_set, accept, lines)
+        by_blocks(bytes, from, set, accept, lines)
     }
 
     /// [`next_line_start_in_avx2`] with AVX-512: the line feeds of 64
@@ -118,19 +119,18 @@ pub(crate) mod simd {
         set: [u8; N],
         accept: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let raw_set = set;
         let nl = _mm512_set1_epi8(b'\n' as i8);
-        let set = set.map(|b| _mm512_set1_epi8(b as i8));
         // SAFETY (of each call): `p .. p + 65` lies inside `bytes` (see
         // `by_blocks`), so the loads at `p` and `p + 1` do.
         let lines = |p: *const u8| unsafe {
             let lf = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(p as *const _), nl);
             let w = _mm512_loadu_si512(p.add(1) as *const _);
-            // `N` is a constant: the fold unrolls to `N` compares.
-            set.iter()
-                .fold(0, |acc, &b| acc | _mm512_mask_cmpeq_epi8_mask(lf, w, b))
+            // As in the AVX2 search: unrolled, broadcasts out of the loop.
+            set.iter().fold(0, |acc, &b| {
+                acc | _mm512_mask_cmpeq_epi8_mask(lf, w, _mm512_set1_epi8(b as i8))
+            })
         };
-        by_blocks(bytes, from, raw_set, accept, lines)
+        by_blocks(bytes, from, set, accept, lines)
     }
 
     /// The loop both vector searches share: for each 64 bytes at `p` with
