@@ -66,20 +66,63 @@ const AHEAD: usize = 64;
 /// counted in records, not bytes, as a compressed file's size says little.
 const READ_AHEAD_AFTER: usize = 4 * AHEAD;
 
-/// The scanner for the keyword options, with each message's `List-Id:`
-/// read too when `list_id`.
+/// The scanner for the keyword options, reading the message fields
+/// `fields` gives ([`fields_arg`]) and each message's `List-Id:` too when
+/// `list_id`; with it, whether the matches show their `list_id` (asked
+/// for either way).
 fn scanner_with(
     naked: bool,
     raw: bool,
     strict: bool,
     html: &str,
+    fields: Option<&Bound<'_, PyAny>>,
     list_id: bool,
-) -> PyResult<Scanner> {
+) -> PyResult<(Scanner, bool)> {
     let s = scanner(naked, raw, strict, html)?;
-    Ok(match list_id {
-        true => s.fields(s.get_fields() | urlsift::Fields::LIST_ID),
-        false => s,
-    })
+    let mut wanted = fields_arg(fields)?;
+    if list_id {
+        wanted |= urlsift::Fields::LIST_ID;
+    }
+    let list_id = wanted.contains(urlsift::Fields::LIST_ID);
+    Ok((s.fields(wanted), list_id))
+}
+
+/// `fields=`: the message fields read, as the command's `--fields` takes
+/// them. `None` gives `--json`'s four (date, newsgroups, subject,
+/// message-id); else a comma-separated `str` or an iterable of names
+/// (`message_id` and `message-id` alike), `"none"` or empty for none.
+/// A field not read is `None` on every match (`to_dict` keeps its key, as
+/// `--json --fields` does), and reading none spares the scan the walk of
+/// every header.
+fn fields_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<urlsift::Fields> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(urlsift::Fields::ALL);
+    };
+    let names: Vec<String> = match value.downcast::<PyString>() {
+        Ok(s) => s.to_cow()?.split(',').map(str::to_owned).collect(),
+        Err(_) => value
+            .try_iter()
+            .map_err(|_| {
+                PyTypeError::new_err(
+                    "fields= takes None, a str such as \"date,subject\" or an iterable of names",
+                )
+            })?
+            .map(|n| n?.extract::<String>())
+            .collect::<PyResult<_>>()?,
+    };
+    let mut wanted = urlsift::Fields::NONE;
+    for name in names.iter().map(|n| n.trim()) {
+        if name.is_empty() || name.eq_ignore_ascii_case("none") {
+            continue;
+        }
+        let one: urlsift::Fields = name.replace('_', "-").parse().map_err(|_| {
+            PyValueError::new_err(format!(
+                "fields=: unknown field '{name}' (known: date, newsgroups, subject, message_id, list_id)"
+            ))
+        })?;
+        wanted |= one;
+    }
+    Ok(wanted)
 }
 
 /// The scanner for the keyword options.
@@ -553,8 +596,13 @@ impl PyMatch {
 /// text (no MIME), `html` says which HTML parts are read (`"fallback"`,
 /// `"always"`, `"never"`), `unwrap` gives each match its `target` and `via`
 /// (where a wrapped link goes), `list_id` its message's `list_id`.
+/// `fields` names the message fields read, as the command's `--fields`
+/// takes them (`"date,subject"`, or an iterable of names; `"none"` or
+/// empty for none): by default `--json`'s four, `date`, `newsgroups`,
+/// `subject` and `message_id`. A field not read is `None` on every match;
+/// reading none scans faster (no header is walked for them).
 #[pyfunction]
-#[pyo3(signature = (data, *, naked=false, raw=false, strict=false, html="fallback", unwrap=false, list_id=false))]
+#[pyo3(signature = (data, *, naked=false, raw=false, strict=false, html="fallback", unwrap=false, list_id=false, fields=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract(
     py: Python<'_>,
@@ -565,8 +613,9 @@ fn extract(
     html: &str,
     unwrap: bool,
     list_id: bool,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyMatch>> {
-    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
+    let (scanner, list_id) = scanner_with(naked, raw, strict, html, fields, list_id)?;
     let recs = if let Ok(b) = data.downcast::<PyBytes>() {
         let bytes = b.as_bytes();
         py.allow_threads(|| scan::extract_bytes(bytes, scanner))
@@ -722,9 +771,9 @@ impl FileMatches {
 /// lists `(member, error)` per failure), `"warn"` warns (`DamageWarning`)
 /// and ends, `"ignore"` ends; the iterator's `damages` lists them in
 /// every case. A file that has given a few hundred URLs is scanned on
-/// a thread of its own from there.
+/// a thread of its own from there. `fields` as for `extract`.
 #[pyfunction]
-#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict", list_id=false))]
+#[pyo3(signature = (path, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict", list_id=false, fields=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_file(
     py: Python<'_>,
@@ -737,8 +786,9 @@ fn extract_file(
     unwrap: bool,
     errors: &str,
     list_id: bool,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FileMatches> {
-    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
+    let (scanner, list_id) = scanner_with(naked, raw, strict, html, fields, list_id)?;
     let errors = OnError::parse(errors)?;
     let name: Arc<str> = match name {
         Some(n) => Arc::from(n),
@@ -843,9 +893,9 @@ fn open_source(
 /// object is read in place from its current position (a zip from its
 /// central directory, by positions), a zip in a stream that cannot seek is
 /// spooled to a temporary file, 64 GiB at most (an error past that).
-/// `errors` and `list_id` as for `extract_file`.
+/// `errors`, `list_id` and `fields` as for `extract_file`.
 #[pyfunction]
-#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict", list_id=false))]
+#[pyo3(signature = (fileobj, *, name=None, naked=false, raw=false, strict=false, html="fallback", unwrap=false, errors="strict", list_id=false, fields=None))]
 #[allow(clippy::too_many_arguments)]
 fn extract_stream(
     py: Python<'_>,
@@ -858,6 +908,7 @@ fn extract_stream(
     unwrap: bool,
     errors: &str,
     list_id: bool,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<FileMatches> {
     let errors = OnError::parse(errors)?;
     if fileobj.extract::<PathBuf>().is_ok() {
@@ -865,7 +916,7 @@ fn extract_stream(
             "extract_stream() takes a binary file object; extract_file() takes a path",
         ));
     }
-    let scanner = scanner_with(naked, raw, strict, html, list_id)?;
+    let (scanner, list_id) = scanner_with(naked, raw, strict, html, fields, list_id)?;
     let name: Option<Arc<str>> = name.map(Arc::from);
     let scan = open_source(py, fileobj, name.clone(), None, scanner)?;
     Ok(FileMatches::new(
@@ -1096,7 +1147,7 @@ fn scan_arrow(
 ) -> PyResult<ArrowBatches> {
     // The report groups a list's URLs by List-Id: read for it, whether
     // the rows have the column or not.
-    let scanner = scanner_with(naked, raw, strict, html, list_id || report.is_some())?;
+    let (scanner, _) = scanner_with(naked, raw, strict, html, None, list_id || report.is_some())?;
     let name: Option<Arc<str>> = name.map(Arc::from);
     let scan = open_source(py, source, name.clone(), range, scanner)?;
     let counts = report.map(|d| report::Counter::new(d.d.clone()));

@@ -1,6 +1,7 @@
 """urlsift.extract and urlsift.extract_file give the command's --json rows."""
 
 import gzip
+import io
 import os
 import subprocess
 import sys
@@ -388,3 +389,40 @@ def test_walk_follows_links_and_stops_at_loops(tmp_path, capsys):
     assert got == [f"{top}/b.txt", f"{top}/e/a.txt", f"{top}/link.txt"]
     assert len(errors) == 1 and "symbolic link loop" in errors[0]
     assert list(walk(str(tmp_path / "missing"))) == [str(tmp_path / "missing")]
+
+
+def test_fields_are_the_commands_fields(cli_json, tmp_path):
+    # `fields=` reads what `--fields` reads: the others are None (their
+    # keys kept, as in the command's objects), the URLs the same.
+    mail = (
+        b"From a@b Mon Jan  3 10:00:00 1994\nMessage-ID: <1@a>\nNewsgroups: comp.mail.misc\n"
+        b"Subject: =?utf-8?q?caf=C3=A9?=\nList-Id: <l.example>\n\n<URL:http://a.example/x>\n\n"
+        b"From c@d Tue Jan  4 10:00:00 1994\nSubject: two\n\nsee <http://b.example/>\n"
+    )
+    path = tmp_path / "m.mbox"
+    path.write_bytes(mail)
+    for given, flag in [
+        ("none", "none"),
+        ((), "none"),
+        ("date", "date"),
+        (["subject", "message_id"], "subject,message-id"),
+        ("Date, Newsgroups", "date,newsgroups"),
+        (("list_id",), "list-id"),
+        (None, "date,newsgroups,subject,message-id"),
+    ]:
+        want = cli_json("--fields", flag, path)
+        for got in (
+            [m.to_dict() for m in urlsift.extract_file(path, fields=given)],
+            [m.to_dict() for m in urlsift.extract(mail, fields=given)],
+            [m.to_dict() for m in urlsift.extract_stream(io.BytesIO(mail), fields=given)],
+        ):
+            assert len(got) == len(want) == 2, given
+            assert [list(d) for d in got] == [list(o) for o in want], given
+            assert [dict(d, path=None) for d in got] == [dict(o, path=None) for o in want], given
+    dated = urlsift.extract(mail, fields="date")[0]
+    assert dated.date is not None and dated.subject is None and dated.message_id is None
+    assert urlsift.extract(mail, fields="list-id", list_id=False)[0].list_id == "l.example"
+    with pytest.raises(ValueError, match="unknown field 'sender'"):
+        urlsift.extract(mail, fields="date,sender")
+    with pytest.raises(TypeError, match="fields="):
+        urlsift.extract(mail, fields=3)

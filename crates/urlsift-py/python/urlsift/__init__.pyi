@@ -2,7 +2,7 @@
 
 import datetime
 import os
-from typing import Any, BinaryIO, Dict, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
+from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
 
 
 __version__: str
@@ -111,6 +111,7 @@ def extract(
     html: Literal["fallback", "always", "never"] = "fallback",
     unwrap: bool = False,
     list_id: bool = False,
+    fields: Union[None, str, Iterable[str]] = None,
 ) -> List[Match]: ...
 def extract_file(
     path: Union[str, "os.PathLike[str]"],
@@ -123,6 +124,7 @@ def extract_file(
     unwrap: bool = False,
     errors: Literal["strict", "warn", "ignore"] = "strict",
     list_id: bool = False,
+    fields: Union[None, str, Iterable[str]] = None,
 ) -> FileMatches: ...
 def extract_stream(
     fileobj: BinaryIO,
@@ -135,5 +137,6 @@ def extract_stream(
     unwrap: bool = False,
     errors: Literal["strict", "warn", "ignore"] = "strict",
     list_id: bool = False,
+    fields: Union[None, str, Iterable[str]] = None,
 ) -> FileMatches: ...
 def parse(url: Union[str, bytes], *, strict: bool = False) -> Dict[str, object]: ...
