@@ -231,9 +231,10 @@ impl Match {
             return None;
         }
         match self.parsed.0.as_deref() {
-            // (Kept only with the bytes it was made of: `make` and the HTML
-            // reader set both together.)
-            Some(&p) => Some(Url::of_checked(&self.bytes, p)),
+            // SAFETY: a parse is kept only with the bytes it was made of
+            // (the engine's `make`, the naked pass and the HTML reader set
+            // both together, and nothing changes the bytes after).
+            Some(&p) => Some(unsafe { Url::of_checked(&self.bytes, p) }),
             None => Url::parse_with(&self.bytes, self.policy).ok(),
         }
     }

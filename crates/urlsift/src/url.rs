@@ -339,12 +339,14 @@ impl<'a> Url<'a> {
     /// The URL `input` whose parts [`Url::check`] gave, under those
     /// parts' policy: no second parse, and no text check (which, on URLs
     /// of a few dozen bytes, cost about a seventh of what the parse did).
-    pub(crate) fn of_checked(input: &'a [u8], p: Parts) -> Url<'a> {
+    ///
+    /// # Safety
+    /// `p` must be what the parser gave for `input` (asserted in debug
+    /// builds): the parser accepts ASCII only, so `input` is then UTF-8.
+    pub(crate) unsafe fn of_checked(input: &'a [u8], p: Parts) -> Url<'a> {
         debug_assert_eq!(parser::parse(input, p.policy).ok(), Some(p));
         debug_assert!(input.is_ascii());
-        // SAFETY: `p` is what the parser gave for `input` (the caller's
-        // contract, asserted above in debug builds), and the parser accepts
-        // ASCII only (`ErrorKind::NonAscii` otherwise): `input` is UTF-8.
+        // SAFETY: `input` is ASCII by the function's contract.
         let s = unsafe { std::str::from_utf8_unchecked(input) };
         Url { s, p }
     }
